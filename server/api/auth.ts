@@ -1,0 +1,111 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import * as z from 'zod';
+import type { Database } from '../db/client.ts';
+import type { IdentitySecrets } from '../identity/secrets.ts';
+import { apiResource, type apiScopes } from '../identity/provider.ts';
+import { findUserById, signInStatuses } from '../identity/accounts.ts';
+import { forbidden, notFound, unauthorized } from '../http-error.ts';
+import type { Tenant } from '../tenancy.ts';
+
+/** Who is calling: established from the bearer token and re-checked against the user record. */
+export interface Principal {
+  userId: string;
+  tenantId: string;
+  displayName: string;
+  email: string;
+  createdDate: string;
+  claims: readonly string[];
+  sessionUid: string | undefined;
+  scopes: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    tenant: Tenant | undefined;
+    principal: Principal | undefined;
+  }
+}
+
+const TokenClaimsSchema = z.object({
+  sub: z.string(),
+  iat: z.number(),
+  scope: z.string().default(''),
+  Tenant: z.string(),
+  Permissions: z.array(z.string()),
+  sid: z.string().optional(),
+});
+
+type ApiScope = (typeof apiScopes)[number];
+
+export interface AccessRule {
+  /** The API the route belongs to; the token must carry its scope. */
+  scope: ApiScope;
+  /** Every one of these claims is required (exact match). */
+  claims?: readonly string[];
+  /** At least one of these claims is required (match-any). */
+  anyClaim?: readonly string[];
+}
+
+export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ''}`;
+
+export function createAccessControl(db: Database, secrets: IdentitySecrets) {
+  const jwks = createLocalJWKSet({ keys: secrets.publicKeys });
+
+  async function verifyBearer(request: FastifyRequest): Promise<Principal> {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer (\S+)$/i.exec(header);
+    if (!match?.[1]) throw unauthorized();
+    if (!request.tenant) throw notFound('Unknown tenant.');
+
+    let payload: JWTPayload;
+    try {
+      // The issuer is the tenant's own origin, so another tenant's token fails here.
+      ({ payload } = await jwtVerify(match[1], jwks, {
+        issuer: `${requestOrigin(request)}/oidc`,
+        audience: apiResource,
+        algorithms: ['RS256'],
+      }));
+    } catch {
+      throw unauthorized('The bearer token is invalid or has expired.');
+    }
+    const parsed = TokenClaimsSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.Tenant !== request.tenant.id) throw unauthorized('The token is not for this tenant.');
+    const token = parsed.data;
+
+    // Tokens are short-lived but stateless; the user record makes lock, deactivation and
+    // "signed out everywhere" take effect at once.
+    const user = await findUserById(db, token.sub);
+    if (!user || user.tenantId !== request.tenant.id || !signInStatuses.has(user.status)) {
+      throw unauthorized('The account can no longer sign in.');
+    }
+    if (token.iat * 1000 < user.tokensValidAfter.getTime()) throw unauthorized('The session has ended.');
+
+    return {
+      userId: user.id,
+      tenantId: user.tenantId,
+      displayName: `${user.firstName} ${user.lastName}`.trim(),
+      email: user.email,
+      createdDate: user.createdAt.toISOString(),
+      claims: user.claims,
+      sessionUid: token.sid,
+      scopes: new Set(token.scope.split(' ')),
+    };
+  }
+
+  /** preHandler for a route: 401 without a valid token, 403 without the scope or claims. */
+  function requireAccess(rule: AccessRule): preHandlerAsyncHookHandler {
+    return async (request: FastifyRequest, _reply: FastifyReply) => {
+      const principal = await verifyBearer(request);
+      if (!principal.scopes.has(rule.scope)) throw forbidden(`The token lacks the ${rule.scope} scope.`);
+      const missing = (rule.claims ?? []).filter((claim) => !principal.claims.includes(claim));
+      if (missing.length > 0) throw forbidden(`Requires the ${missing.join(', ')} claim.`);
+      if (rule.anyClaim && !rule.anyClaim.some((claim) => principal.claims.includes(claim))) {
+        throw forbidden(`Requires one of the ${rule.anyClaim.join(', ')} claims.`);
+      }
+      request.principal = principal;
+    };
+  }
+
+  return { verifyBearer, requireAccess };
+}

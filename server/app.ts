@@ -1,0 +1,52 @@
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Database } from './db/client.ts';
+import type { ServerConfig } from './config.ts';
+import { createTenantResolver } from './tenancy.ts';
+import { loadIdentitySecrets } from './identity/secrets.ts';
+import { mountIdentityProvider } from './identity/mount.ts';
+import { registerInteractionRoutes } from './identity/interaction.routes.ts';
+import { registerPasswordRoutes } from './identity/password.routes.ts';
+import { createAccessControl } from './api/auth.ts';
+import type { RouteContext } from './api/context.ts';
+import { registerAccountRoutes } from './api/account.routes.ts';
+import { registerConfigurationRoutes } from './api/configuration.routes.ts';
+import { registerMonitoringRoutes } from './api/monitoring.routes.ts';
+import { registerPortalStatic } from './static.ts';
+
+export interface AppOptions {
+  db: Database;
+  config: ServerConfig;
+  /** The built portal (vite build output); omitted in API-only tests. */
+  distDir?: string;
+}
+
+/** Builds the portal server: identity provider, API and (when built) the portal itself. */
+export async function buildApp({ db, config, distDir }: AppOptions) {
+  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+
+  const resolveTenant = createTenantResolver(db);
+  app.decorateRequest('tenant', undefined);
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request) => {
+    request.tenant = await resolveTenant(request.headers.host);
+  });
+
+  const secrets = await loadIdentitySecrets(db);
+  const providerFor = mountIdentityProvider(app, { db, config, secrets });
+  registerInteractionRoutes(app, db, providerFor);
+
+  const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets) };
+  registerPasswordRoutes(context);
+  registerAccountRoutes(context);
+  registerConfigurationRoutes(context);
+  registerMonitoringRoutes(context);
+
+  if (distDir) await registerPortalStatic(app, distDir);
+  return app;
+}

@@ -1,0 +1,30 @@
+import * as z from 'zod';
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Every knob the server reads from the environment; README "Configuration" documents each. */
+const EnvironmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('.data/pglite'),
+  ACCESS_TOKEN_TTL: seconds(15 * 60),
+  SESSION_IDLE_TTL: seconds(30 * 60),
+  SESSION_MAX_TTL: seconds(12 * 60 * 60),
+  TOKEN_REFRESH_LEAD: seconds(120),
+  SENTRY_DSN: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+});
+
+export type ServerConfig = z.infer<typeof EnvironmentSchema>;
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const parsed = EnvironmentSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid environment: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** Sentry's default when no DSN is configured: a syntactically valid DSN whose envelopes go to our tunnel. */
+export const embeddedSentryDsn = 'https://public@monitoring.invalid/1';

@@ -1,0 +1,91 @@
+import { applicationManagerClaims, allClaims } from '../../src/domain/claims.ts';
+import type { Database } from './client.ts';
+import { tenantHosts, tenants, users } from './schema.ts';
+import { hashPassword } from '../identity/passwords.ts';
+
+/** The one documented password of every demo account (README). */
+export const demoPassword = 'Demo-Passw0rd!';
+
+const logo = (initials: string, colour: string) =>
+  `data:image/svg+xml,${encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="${colour}"/><text x="20" y="26" font-family="sans-serif" font-size="16" font-weight="700" fill="#fff" text-anchor="middle">${initials}</text></svg>`,
+  )}`;
+
+const defaultSettings = {
+  MaximumLabelLimit: 20,
+  AcceptedDocumentUploadExtensions: ['pdf', 'jpg', 'jpeg', 'png', 'tif', 'tiff', 'docx'],
+  ShowDocumentListBeforeCompletion: false,
+  ShowEVSummaryResult: false,
+  AustralianMobileNumberOnly: true,
+  DisplayUserInviteAlert: false,
+  UserInviteAlertText: '',
+  EditPermissionsDisclaimerText: '',
+  NewUserAppAccessToggleDefaultON: false,
+};
+
+export const seedTenants = [
+  {
+    id: 'demo',
+    name: 'Demo Wealth',
+    logoUrl: logo('DW', '#0b5cad'),
+    primaryColor: '#0b5cad',
+    secondaryColor: '#f0a202',
+    supportEmail: 'support@demo.test',
+    supportPhone: '1300 555 010',
+    helpUrl: 'https://help.demo.test/',
+    settings: defaultSettings,
+  },
+  {
+    id: 'acme',
+    name: 'Acme Super',
+    logoUrl: logo('AS', '#1f7a4d'),
+    primaryColor: '#1f7a4d',
+    secondaryColor: '#c2410c',
+    supportEmail: 'help@acme.test',
+    supportPhone: '1800 555 020',
+    helpUrl: 'https://help.acme.test/',
+    settings: defaultSettings,
+  },
+];
+
+const hosts = [
+  { host: 'localhost', tenantId: 'demo' },
+  { host: '127.0.0.1', tenantId: 'demo' },
+  { host: 'demo.localhost', tenantId: 'demo' },
+  { host: 'acme.localhost', tenantId: 'acme' },
+];
+
+const managerClaims = [
+  'view.myapps',
+  'view.allapps.instance',
+  ...applicationManagerClaims.filter((claim) => claim.startsWith('app.') && claim !== 'app.depersonalise'),
+  'label.add',
+  'label.assign',
+  'comment.add',
+  'comments.view',
+  'document.upload',
+  'document.view',
+  'document.download',
+];
+
+export const demoAccounts = [
+  { tenantId: 'demo', email: 'admin@demo.test', firstName: 'Avery', lastName: 'Admin', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
+  { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Admin Staff (Full Access)', claims: managerClaims },
+  { tenantId: 'demo', email: 'staff@demo.test', firstName: 'Sam', lastName: 'Staff', roleName: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
+  { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'] },
+  { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
+];
+
+/** Idempotent: inserts what is missing and never overwrites what people changed. */
+export async function seedDemo(db: Database): Promise<void> {
+  await db.insert(tenants).values(seedTenants).onConflictDoNothing();
+  await db.insert(tenantHosts).values(hosts).onConflictDoNothing();
+  const existing = new Set((await db.select({ email: users.email }).from(users)).map((row) => row.email));
+  const missing = demoAccounts.filter((account) => !existing.has(account.email));
+  if (missing.length === 0) return;
+  const passwordHash = await hashPassword(demoPassword);
+  await db
+    .insert(users)
+    .values(missing.map((account) => ({ ...account, passwordHash })))
+    .onConflictDoNothing();
+}

@@ -1,0 +1,162 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { LightMyRequestResponse } from 'fastify';
+import { openDatabase } from '../../server/db/client.ts';
+import { readConfig } from '../../server/config.ts';
+import { buildApp } from '../../server/app.ts';
+import { portalClientId, portalScope } from '../../server/identity/provider.ts';
+import { demoPassword } from '../../server/db/seed.ts';
+import { templateDumpPath } from './template.ts';
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** The real server in-process on a private copy of the seeded template database. */
+export async function startTestServer(env: Record<string, string> = {}) {
+  const dump = new Blob([await readFile(templateDumpPath)]);
+  const database = await openDatabase({ dump });
+  const config = readConfig({ LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp({ db: database.db, config });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export const hosts = { demo: 'localhost', acme: 'acme.localhost', unknown: 'nowhere.localhost' } as const;
+
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+  store(response: LightMyRequestResponse) {
+    for (const cookie of response.cookies) {
+      if (cookie.expires && cookie.expires.getTime() < Date.now()) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+export interface TokenSet {
+  access_token: string;
+  refresh_token: string;
+  id_token: string;
+  expires_in: number;
+}
+
+export interface SignInResult {
+  tokens?: TokenSet;
+  /** The login page's HTML when sign-in did not complete (wrong password, locked...). */
+  loginPage?: string;
+  loginStatus?: number;
+}
+
+/**
+ * Signs in exactly as the portal does: authorization code with PKCE through the real login page,
+ * then the token exchange. Nothing is forged.
+ */
+export async function signIn(server: TestServer, email: string, password = demoPassword, host: string = hosts.demo): Promise<SignInResult> {
+  const { app } = server;
+  const origin = `http://${host}`;
+  const redirectUri = `${origin}/authentication/callback`;
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const jar = new CookieJar();
+  const query = new URLSearchParams({
+    client_id: portalClientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: portalScope,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'test-state',
+  });
+
+  const go = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        host,
+        cookie: jar.header(),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      payload: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    jar.store(response);
+    return response;
+  };
+
+  let response = await go('GET', `/oidc/auth?${query}`);
+  for (let hop = 0; hop < 10; hop++) {
+    const location = response.headers.location;
+    if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+      const next = new URL(location, origin);
+      if (next.pathname === '/authentication/callback') {
+        const code = next.searchParams.get('code');
+        if (!code) throw new Error(`No code in ${location}`);
+        const token = await app.inject({
+          method: 'POST',
+          url: '/oidc/token',
+          headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({
+            grant_type: 'authorization_code',
+            code,
+            code_verifier: verifier,
+            redirect_uri: redirectUri,
+            client_id: portalClientId,
+          }).toString(),
+        });
+        if (token.statusCode !== 200) throw new Error(`Token exchange failed: ${token.body}`);
+        return { tokens: token.json<TokenSet>() };
+      }
+      response = await go('GET', next.pathname + next.search);
+      continue;
+    }
+    if (response.statusCode === 200 && response.body.includes('name="password"')) {
+      const uid = /action="\/interaction\/([^/"]+)\/login"/.exec(response.body)?.[1];
+      if (!uid) throw new Error('Login form without action');
+      const login = await go('POST', `/interaction/${uid}/login`, { email, password });
+      if (login.statusCode !== 303 && login.statusCode !== 302) {
+        return { loginPage: login.body, loginStatus: login.statusCode };
+      }
+      response = login;
+      continue;
+    }
+    throw new Error(`Unexpected step ${response.statusCode}: ${response.body.slice(0, 300)}`);
+  }
+  throw new Error('Too many redirects');
+}
+
+export async function accessTokenFor(server: TestServer, email: string, host: string = hosts.demo): Promise<string> {
+  const { tokens } = await signIn(server, email, demoPassword, host);
+  if (!tokens) throw new Error(`Sign-in failed for ${email}`);
+  return tokens.access_token;
+}
+
+export function refresh(server: TestServer, refreshToken: string, host: string = hosts.demo) {
+  return server.app.inject({
+    method: 'POST',
+    url: '/oidc/token',
+    headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: portalClientId }).toString(),
+  });
+}
+
+/** A GET/POST on the API as the holder of `token` on `host`. */
+export function api(server: TestServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, options: { token?: string; host?: string; body?: unknown } = {}) {
+  return server.app.inject({
+    method,
+    url,
+    headers: {
+      host: options.host ?? hosts.demo,
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    ...(options.body !== undefined ? { payload: options.body as object } : {}),
+  });
+}
