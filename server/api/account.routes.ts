@@ -8,7 +8,7 @@ const applicationManager = { scope: 'applicationmanager' } as const;
 export function registerAccountRoutes({ app, db, access }: RouteContext) {
   app.get(
     '/api/account/info',
-    { preHandler: access.requireAccess(applicationManager), schema: { response: { 200: AccountInfoSchema } } },
+    { onRequest: access.requireAccess(applicationManager), schema: { response: { 200: AccountInfoSchema } } },
     async (request) => {
       const user = principalOf(request);
       return {
@@ -26,14 +26,14 @@ export function registerAccountRoutes({ app, db, access }: RouteContext) {
 
   app.get(
     '/api/account/ping',
-    { preHandler: access.requireAccess(applicationManager), schema: { response: { 200: PingSchema } } },
+    { onRequest: access.requireAccess(applicationManager), schema: { response: { 200: PingSchema } } },
     async () => ({ Success: true }),
   );
 
   /** Ends this browser's identity session: its session record and every grant it holds. */
   app.get(
     '/api/account/logout',
-    { preHandler: access.requireAccess(applicationManager), schema: { response: { 200: LogoutSchema } } },
+    { onRequest: access.requireAccess(applicationManager), schema: { response: { 200: LogoutSchema } } },
     async (request) => {
       const sessionUid = principalOf(request).sessionUid;
       if (sessionUid) {

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import * as z from 'zod';
 import type { Database } from '../db/client.ts';
@@ -93,8 +93,8 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets) {
     };
   }
 
-  /** preHandler for a route: 401 without a valid token, 403 without the scope or claims. */
-  function requireAccess(rule: AccessRule): preHandlerAsyncHookHandler {
+  /** onRequest hook for a route (runs before body validation): 401 without a valid token, 403 without the scope or claims. */
+  function requireAccess(rule: AccessRule): onRequestAsyncHookHandler {
     return async (request: FastifyRequest, _reply: FastifyReply) => {
       const principal = await verifyBearer(request);
       if (!principal.scopes.has(rule.scope)) throw forbidden(`The token lacks the ${rule.scope} scope.`);

@@ -82,7 +82,7 @@ export function registerConfigurationRoutes({ app, config, access }: RouteContex
   app.get(
     '/api/configuration/information',
     {
-      preHandler: access.requireAccess({ scope: 'applicationmanager' }),
+      onRequest: access.requireAccess({ scope: 'applicationmanager' }),
       schema: { response: { 200: SystemInformationSchema } },
     },
     async (request) => {
@@ -98,7 +98,7 @@ export function registerConfigurationRoutes({ app, config, access }: RouteContex
   app.get(
     '/api/configuration/custom',
     {
-      preHandler: access.requireAccess({ scope: 'applicationmanager' }),
+      onRequest: access.requireAccess({ scope: 'applicationmanager' }),
       schema: { response: { 200: SystemConfigurationSchema } },
     },
     async (request) => {

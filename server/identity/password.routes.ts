@@ -18,7 +18,7 @@ export function registerPasswordRoutes({ app, db, access }: RouteContext) {
   app.post(
     '/identity/account/changepassword',
     {
-      preHandler: access.requireAccess({ scope: 'applicationmanager' }),
+      onRequest: access.requireAccess({ scope: 'applicationmanager' }),
       schema: { body: ChangePasswordRequestSchema, response: { 200: ChangePasswordResponseSchema } },
     },
     async (request) => {

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `server/main.ts` as people do and resolves once it answers HTTP, with the elapsed ms. */
+export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; readyMs: number; port: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
+    stdio: 'ignore',
+  });
+  const deadline = started + 120_000;
+  while (performance.now() < deadline) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/tenant/validate`);
+      if (response.ok) return { child, readyMs: performance.now() - started, port };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill();
+  throw new Error('Server did not start within 120 s');
+}
+
+export const stopProcess = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** One line per figure: value, budget and the ratio (≤ 1 is within budget). */
+export function report(name: string, value: number, budget: number, unit: string) {
+  const ratio = value / budget;
+  console.log(`${name.padEnd(52)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(4)} budget ${budget} ${unit}  ratio ${ratio.toFixed(2)} ${ratio <= 1 ? 'OK' : 'OVER'}`);
+}

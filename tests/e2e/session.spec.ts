@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { demoPassword, signInAt, submitLogin } from './support.ts';
+import { shortLivedBaseUrl } from '../../playwright.config.ts';
+
+async function changePassword(page: import('@playwright/test').Page, current: string, next: string) {
+  await page.getByRole('button', { name: /account menu/i }).click();
+  await page.getByRole('menuitem', { name: 'Change Password' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/current password/i).fill(current);
+  await dialog.getByLabel(/^new password/i).fill(next);
+  await dialog.getByLabel(/confirm/i).fill(next);
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  return dialog;
+}
+
+test('change password, be signed out, then sign in with the new one', async ({ page }) => {
+  await signInAt(page, '/settings', 'manager@demo.test');
+  const dialog = await changePassword(page, demoPassword, 'Manager-Passw0rd!2');
+  await expect(dialog.getByText(/password has been changed/i)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 15_000 });
+  await submitLogin(page, 'manager@demo.test', demoPassword);
+  await expect(page.getByRole('alert')).toHaveText('The email or password is incorrect.');
+  await submitLogin(page, 'manager@demo.test', 'Manager-Passw0rd!2');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+});
+
+test('a 401 from the API shows the timed-out screen, re-authenticates and returns to the same address', async ({ browser, baseURL }) => {
+  const acme = `http://acme.localhost:${new URL(baseURL!).port}`;
+  const first = await (await browser.newContext()).newPage();
+  await signInAt(first, `${acme}/settings`, 'admin@acme.test');
+
+  // The same person changes the password in another browser: every session ends on the server.
+  const second = await (await browser.newContext()).newPage();
+  await signInAt(second, `${acme}/settings`, 'admin@acme.test');
+  await changePassword(second, demoPassword, 'Acme-Passw0rd!2');
+  await expect(second.getByRole('dialog').getByText(/password has been changed/i)).toBeVisible();
+
+  // The first tab's next call is refused: it explains, waits 5 s, then sends the person to sign in.
+  await changePassword(first, demoPassword, 'Whatever-Passw0rd!3');
+  await expect(first.getByText('The session has timed out. Redirecting to Authentication')).toBeVisible();
+  await expect(first.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 15_000 });
+  await submitLogin(first, 'admin@acme.test', 'Acme-Passw0rd!2');
+  await expect(first).toHaveURL(`${acme}/settings`);
+  await expect(first.getByRole('navigation', { name: 'Main' })).toBeVisible();
+});
+
+test('when the session cannot be renewed any more it ends on /timeout', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInAt(page, `${shortLivedBaseUrl}/settings`, 'staff@demo.test');
+  await expect(page).toHaveURL(`${shortLivedBaseUrl}/timeout`, { timeout: 30_000 });
+  await expect(page.getByText('Your session has expired.')).toBeVisible();
+});
+
+test('a network failure is reported to the monitoring tunnel', async ({ page }) => {
+  await signInAt(page, '/settings', 'staff@demo.test');
+  await page.route('**/api/account/info', (route) => route.abort('connectionfailed'));
+  const report = page.waitForResponse((response) => response.url().endsWith('/api/monitoring') && response.request().method() === 'POST');
+  await page.reload();
+  const response = await report;
+  expect(response.status()).toBe(200);
+  expect(response.request().postData()).toContain('/api/account/info');
+});

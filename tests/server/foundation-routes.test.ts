@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessTokenFor, api, hosts, signIn, startTestServer, type TestServer } from './harness.ts';
+import { demoPassword } from '../../server/db/seed.ts';
+import { AccountInfoSchema } from '../../src/schemas/account.schema.ts';
+import {
+  RuntimeConfigSchema,
+  SystemConfigurationSchema,
+  SystemInformationSchema,
+  TenantConfigurationSchema,
+} from '../../src/schemas/configuration.schema.ts';
+
+let server: TestServer;
+let adminToken: string;
+let readonlyToken: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  adminToken = await accessTokenFor(server, 'admin@demo.test');
+  readonlyToken = await accessTokenFor(server, 'readonly@demo.test');
+});
+afterAll(() => server.close());
+
+const protectedRoutes = [
+  ['GET', '/api/account/info'],
+  ['GET', '/api/account/ping'],
+  ['GET', '/api/account/logout'],
+  ['GET', '/api/configuration/information'],
+  ['GET', '/api/configuration/custom'],
+  ['POST', '/identity/account/changepassword'],
+] as const;
+
+describe('every protected route', () => {
+  it.each(protectedRoutes)('%s %s answers 401 without a token', async (method, url) => {
+    const response = await api(server, method, url, { body: method === 'POST' ? {} : undefined });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each(protectedRoutes)('%s %s answers 401 on another tenant host with a demo token', async (method, url) => {
+    const response = await api(server, method, url, { token: adminToken, host: hosts.acme, body: method === 'POST' ? {} : undefined });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('account', () => {
+  it('reports claims with Tenant, GlobalId and CreatedDate, and the display name', async () => {
+    const response = await api(server, 'GET', '/api/account/info', { token: readonlyToken });
+    expect(response.statusCode).toBe(200);
+    const info = AccountInfoSchema.parse(response.json());
+    expect(info.DisplayName).toBe('Riley Reader');
+    expect(info.Claims).toContain('view.allapps.instance');
+    expect(info.Claims).toContain('Tenant:demo');
+    expect(info.Claims.some((claim) => /^GlobalId:[0-9a-f-]{36}$/.test(claim))).toBe(true);
+    expect(info.Claims.some((claim) => claim.startsWith('CreatedDate:'))).toBe(true);
+    expect(info.Claims).not.toContain('admin');
+  });
+
+  it('answers the ping', async () => {
+    const response = await api(server, 'GET', '/api/account/ping', { token: readonlyToken });
+    expect(response.json()).toEqual({ Success: true });
+  });
+});
+
+describe('configuration', () => {
+  it('serves the runtime configuration and tenant branding without a token', async () => {
+    const runtime = RuntimeConfigSchema.parse((await api(server, 'GET', '/api/configuration/portal')).json());
+    expect(runtime.authority).toBe('http://localhost/oidc');
+    expect(runtime.tokenRefreshLeadSeconds).toBe(120);
+    const acme = TenantConfigurationSchema.parse((await api(server, 'GET', '/api/configuration/tenant', { host: hosts.acme })).json());
+    expect(acme).toMatchObject({ TenantName: 'acme', SupportEmail: 'help@acme.test' });
+  });
+
+  it('validates the tenant of the host', async () => {
+    expect((await api(server, 'GET', '/api/tenant/validate')).json()).toEqual({ Success: true, TenantName: 'demo' });
+    expect((await api(server, 'GET', '/api/tenant/validate', { host: hosts.unknown })).json()).toEqual({
+      Success: false,
+      TenantName: '',
+    });
+  });
+
+  it('serves system information and the custom configuration to a signed-in user', async () => {
+    const information = SystemInformationSchema.parse(
+      (await api(server, 'GET', '/api/configuration/information', { token: readonlyToken })).json(),
+    );
+    expect(information.MaximumLabelLimit).toBe(20);
+    expect(information.AcceptedDocumentUploadExtensions).toContain('pdf');
+    const custom = SystemConfigurationSchema.parse(
+      (await api(server, 'GET', '/api/configuration/custom', { token: readonlyToken })).json(),
+    );
+    expect(custom.UISystemConfiguration.ShowEVSummaryResult).toBe(false);
+  });
+});
+
+describe('change password', () => {
+  it('rejects a malformed body with 400 naming the field', async () => {
+    const response = await api(server, 'POST', '/identity/account/changepassword', { token: adminToken, body: { oldPassword: 'x' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('newPassword');
+  });
+
+  it('enforces the policy on the server', async () => {
+    for (const weak of ['short1!', 'alllowercase1!', 'ALLUPPERCASE1!', 'NoNumbers!!', 'NoSymbols123']) {
+      const response = await api(server, 'POST', '/identity/account/changepassword', {
+        token: adminToken,
+        body: { oldPassword: demoPassword, newPassword: weak },
+      });
+      expect(response.json().result, weak).toBe(0);
+    }
+  });
+
+  it('refuses a wrong current password', async () => {
+    const response = await api(server, 'POST', '/identity/account/changepassword', {
+      token: adminToken,
+      body: { oldPassword: 'wrong', newPassword: 'Better-Passw0rd!' },
+    });
+    expect(response.json()).toMatchObject({ result: 1, message: 'The current password is incorrect.' });
+  });
+
+  it('changes the password and signs out everywhere (result 2)', async () => {
+    const token = await accessTokenFor(server, 'manager@demo.test');
+    const other = await signIn(server, 'manager@demo.test');
+    const response = await api(server, 'POST', '/identity/account/changepassword', {
+      token,
+      body: { oldPassword: demoPassword, newPassword: 'Changed-Passw0rd!' },
+    });
+    expect(response.json().result).toBe(2);
+    // Existing tokens stop working at once, on every session.
+    expect((await api(server, 'GET', '/api/account/ping', { token })).statusCode).toBe(401);
+    expect((await api(server, 'GET', '/api/account/ping', { token: other.tokens!.access_token })).statusCode).toBe(401);
+    expect((await signIn(server, 'manager@demo.test')).tokens).toBeUndefined();
+    expect((await signIn(server, 'manager@demo.test', 'Changed-Passw0rd!')).tokens).toBeDefined();
+  });
+});
+
+describe('logout', () => {
+  it('ends the identity session so the refresh token stops working', async () => {
+    const { tokens } = await signIn(server, 'staff@demo.test');
+    const response = await api(server, 'GET', '/api/account/logout', { token: tokens!.access_token });
+    expect(response.json()).toEqual({ Success: true });
+    const { refresh } = await import('./harness.ts');
+    expect((await refresh(server, tokens!.refresh_token)).statusCode).toBe(400);
+  });
+});
+
+describe('monitoring tunnel', () => {
+  it('stores a Sentry envelope and refuses garbage', async () => {
+    const envelope = `${JSON.stringify({ dsn: 'https://public@monitoring.invalid/1' })}\n{"type":"event"}\n{"message":"x"}`;
+    const stored = await server.app.inject({
+      method: 'POST',
+      url: '/api/monitoring',
+      headers: { host: hosts.demo, 'content-type': 'text/plain;charset=UTF-8' },
+      payload: envelope,
+    });
+    expect(stored.statusCode).toBe(200);
+    const garbage = await server.app.inject({
+      method: 'POST',
+      url: '/api/monitoring',
+      headers: { host: hosts.demo, 'content-type': 'text/plain' },
+      payload: 'not an envelope',
+    });
+    expect(garbage.statusCode).toBe(400);
+  });
+});
