@@ -2,11 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemo, demoAccounts, demoPassword } from './db/seed.ts';
-import { buildApp } from './app.ts';
 
 const startedAt = performance.now();
 const config = readConfig();
-const database = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR });
+// The database (PGlite's WASM) and the identity provider's modules load side by side.
+const [database, { buildApp }] = await Promise.all([
+  openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR }),
+  import('./app.ts'),
+]);
 await seedDemo(database.db);
 const app = await buildApp({
   db: database.db,

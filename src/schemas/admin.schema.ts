@@ -1,0 +1,34 @@
+import * as z from 'zod';
+
+/** AM §3 "Column configuration item". */
+export const ColumnConfigItemSchema = z.object({ ColumnName: z.string(), Description: z.string(), Viewable: z.boolean() });
+export type ColumnConfigItem = z.infer<typeof ColumnConfigItemSchema>;
+
+/** AM §3 "Row configuration item". */
+export const RowConfigItemSchema = z.object({
+  ApplicationDetailRowName: z.string(),
+  Description: z.string(),
+  Viewable: z.boolean(),
+});
+export type RowConfigItem = z.infer<typeof RowConfigItemSchema>;
+
+export const ColumnConfigListSchema = z.array(ColumnConfigItemSchema);
+export const RowConfigListSchema = z.array(RowConfigItemSchema);
+
+export const SaveColumnsRequestSchema = z.object({ Columns: z.array(ColumnConfigItemSchema).min(1) });
+export const SaveRowsRequestSchema = z.object({ Rows: z.array(RowConfigItemSchema).min(1) });
+export const SaveResultSchema = z.object({ Success: z.boolean(), Message: z.string() });
+export type SaveResult = z.infer<typeof SaveResultSchema>;
+
+/** GET /configuration/columns and /rows: the names the tenant shows (AM §7 "ColumnNames"). */
+export const VisibleColumnsSchema = z.object({ ColumnNames: z.array(z.string()) });
+export const VisibleRowsSchema = z.object({ RowNames: z.array(z.string()) });
+
+/** AM §2: these columns are always visible and cannot be toggled. */
+export const fixedColumns = ['ID', 'Email', 'AccountName', 'Status'] as const;
+
+/** AM §3: detail rows shown only if configured. */
+export const optionalDetailRows = [
+  'Mode', 'TimeToComplete', 'Owner', 'PromoCode', 'ExternalID', 'AccountNumber', 'Assignee', 'Label', 'Tag',
+  'SubBrand', 'InvestmentAmount', 'Products',
+] as const;
