@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  arrayFilterKeys,
+  defaultListQuery,
+  filterKey,
+  listQueryToApiParams,
+  listQueryToParams,
+  nextSort,
+  parseListQuery,
+  withQueryChange,
+  type ApplicationListQuery,
+} from '../../src/domain/application-query.ts';
+import { sortableColumns } from '../../src/schemas/applications.schema.ts';
+
+const parse = (search: string) => parseListQuery(new URLSearchParams(search));
+
+describe('parseListQuery', () => {
+  it('gives the defaults for an empty address: page 1, 20 rows, ID descending', () => {
+    expect(parse('')).toEqual({ ok: true, query: defaultListQuery });
+  });
+
+  it('reads every packed filter as a JSON array, keeping the (None) empty value', () => {
+    const result = parse(
+      `status=${encodeURIComponent('["Complete","Locked"]')}&assignee=${encodeURIComponent('[""]')}&q=%20smith%20&sortBy=Status&sortType=asc&mustHaveAllSelectedProducts=true&pageNo=3&rowsPerPage=50`,
+    );
+    expect(result).toEqual({
+      ok: true,
+      query: {
+        ...defaultListQuery,
+        status: ['Complete', 'Locked'],
+        assignee: [''],
+        q: 'smith',
+        sortBy: 'Status',
+        sortType: 'asc',
+        mustHaveAllSelectedProducts: true,
+        pageNo: 3,
+        rowsPerPage: 50,
+      },
+    });
+  });
+
+  it.each([
+    ['pageNo=0', 'pageNo'],
+    ['pageNo=-1', 'pageNo'],
+    ['pageNo=abc', 'pageNo'],
+    ['rowsPerPage=0', 'rowsPerPage'],
+    ['rowsPerPage=1000', 'rowsPerPage'],
+    ['status=Complete', 'status'],
+    ['label=%5B1%2C2%5D', 'label'],
+    ['products=%7B%7D', 'products'],
+    ['sortBy=Password', 'sortBy'],
+    ['sortBy=Actions', 'sortBy'],
+    ['sortType=up', 'sortType'],
+    ['mustHaveAllSelectedProducts=yes', 'mustHaveAllSelectedProducts'],
+  ])('refuses %s naming %s', (search, parameter) => {
+    const result = parse(search);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.parameter).toBe(parameter);
+      expect(result.message.startsWith(`${parameter}:`)).toBe(true);
+    }
+  });
+});
+
+const queryArbitrary: fc.Arbitrary<ApplicationListQuery> = fc.record({
+  pageNo: fc.integer({ min: 1, max: 50_000 }),
+  rowsPerPage: fc.integer({ min: 1, max: 200 }),
+  status: fc.uniqueArray(fc.string()),
+  label: fc.uniqueArray(fc.string()),
+  sysLabel: fc.uniqueArray(fc.string()),
+  assignee: fc.uniqueArray(fc.string()),
+  subBrand: fc.uniqueArray(fc.string()),
+  products: fc.uniqueArray(fc.string()),
+  mustHaveAllSelectedProducts: fc.boolean(),
+  q: fc.string({ maxLength: 50 }).map((text) => text.trim()),
+  sortBy: fc.constantFrom(...sortableColumns),
+  sortType: fc.constantFrom('asc' as const, 'desc' as const),
+});
+
+describe('address round trip', () => {
+  it('any query written to parameters reads back identical', () => {
+    fc.assert(
+      fc.property(queryArbitrary, (query) => {
+        expect(parseListQuery(listQueryToApiParams(query))).toEqual({ ok: true, query });
+      }),
+    );
+  });
+
+  it('leaves defaults out of the address', () => {
+    expect(listQueryToParams(defaultListQuery).toString()).toBe('');
+  });
+});
+
+describe('query changes', () => {
+  it('any change of filter, search or sort returns to page 1', () => {
+    const onPage7 = { ...defaultListQuery, pageNo: 7 };
+    expect(withQueryChange(onPage7, { q: 'x' }).pageNo).toBe(1);
+    expect(withQueryChange(onPage7, { status: ['Complete'] }).pageNo).toBe(1);
+    expect(withQueryChange(onPage7, nextSort(onPage7, 'Email')).pageNo).toBe(1);
+  });
+
+  it('sorts a new column descending first, then toggles', () => {
+    expect(nextSort(defaultListQuery, 'Email')).toEqual({ sortBy: 'Email', sortType: 'desc' });
+    expect(nextSort(defaultListQuery, 'ID')).toEqual({ sortBy: 'ID', sortType: 'asc' });
+    expect(nextSort({ ...defaultListQuery, sortType: 'asc' }, 'ID')).toEqual({ sortBy: 'ID', sortType: 'desc' });
+  });
+
+  it('gives the same filter key whatever the order of values, page or sort', () => {
+    const a = { ...defaultListQuery, status: ['A', 'B'], pageNo: 4, sortBy: 'Email' as const };
+    const b = { ...defaultListQuery, status: ['B', 'A'] };
+    expect(filterKey(a)).toBe(filterKey(b));
+    for (const key of arrayFilterKeys) {
+      expect(filterKey({ ...defaultListQuery, [key]: ['x'] })).not.toBe(filterKey(defaultListQuery));
+    }
+  });
+});
