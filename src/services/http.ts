@@ -1,0 +1,165 @@
+import ky, { isHTTPError } from 'ky';
+import type * as z from 'zod';
+import { reportError } from './monitoring.ts';
+
+/** The server answered with a status outside 2xx. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly url: string,
+  ) {
+    super(`${url} answered ${status}`);
+  }
+}
+
+/** The request never got an answer: offline, DNS, connection reset, or the time-out. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    readonly url: string,
+    options: { cause: unknown },
+  ) {
+    super(`${url} could not be reached`, options);
+  }
+}
+
+/** The answer did not match the contract (its zod schema), or was not JSON at all. */
+export class ResponseShapeError extends Error {
+  override readonly name = 'ResponseShapeError';
+  constructor(
+    readonly url: string,
+    readonly issues: readonly z.core.$ZodIssue[],
+  ) {
+    super(
+      `${url} answered an unexpected shape${issues.length ? `: ${issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join('; ')}` : ''}`,
+    );
+  }
+}
+
+export const isUnauthorizedError = (error: unknown): boolean =>
+  error instanceof HttpError && error.status === 401;
+export const isNotFoundError = (error: unknown): boolean =>
+  error instanceof HttpError && error.status === 404;
+
+let accessToken: () => string | undefined = () => undefined;
+
+/** The auth service tells the wrapper where the current access token is; every request carries it. */
+export function setAccessTokenSource(source: () => string | undefined): void {
+  accessToken = source;
+}
+
+/** The signed-in session's access token, for the rare request that cannot go through this wrapper. */
+export function currentAccessToken(): string | undefined {
+  return accessToken();
+}
+
+const unauthorizedListeners = new Set<() => void>();
+
+/** AM §4/§8: a 401 on any API call ends the session. The session machine listens here. */
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  /** Leave the bearer token off (public configuration calls made before signing in). */
+  anonymous?: boolean;
+  /** Defaults to 30 s; downloads may need longer. */
+  timeoutMs?: number;
+  /** Defaults to JSON. */
+  accept?: string;
+}
+
+const defaultTimeoutMs = 30_000;
+
+type Method = 'get' | 'post' | 'put';
+
+/** Sends one request with the bearer token; failures become our typed errors, reported once. */
+async function send(
+  method: Method,
+  url: string,
+  body: unknown,
+  { anonymous = false, timeoutMs = defaultTimeoutMs, accept = 'application/json' }: RequestOptions,
+): Promise<Response> {
+  const headers = new Headers({ accept });
+  const token = anonymous ? undefined : accessToken();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  try {
+    return await ky(url, { method, headers, json: body, retry: 0, timeout: timeoutMs });
+  } catch (error) {
+    throw failure(error, url);
+  }
+}
+
+async function request<T>(
+  method: Method,
+  url: string,
+  schema: z.ZodType<T>,
+  body: unknown,
+  options: RequestOptions,
+): Promise<T> {
+  const response = await send(method, url, body, options);
+  let data: unknown;
+  try {
+    data = await response.json();
+  } catch {
+    throw reported(new ResponseShapeError(url, []));
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw reported(new ResponseShapeError(url, parsed.error.issues));
+  return parsed.data;
+}
+
+/** Turns what ky throws into our typed errors. A 401 goes to the session, not to error reporting. */
+function failure(error: unknown, url: string): Error {
+  if (isHTTPError(error)) {
+    const status = error.response.status;
+    if (status === 401) {
+      unauthorizedListeners.forEach((listener) => listener());
+      return new HttpError(status, url);
+    }
+    return reported(new HttpError(status, url));
+  }
+  return reported(new NetworkError(url, { cause: error }));
+}
+
+/** The one place failures are reported, so each is reported exactly once. */
+function reported<E extends Error>(error: E): E {
+  reportError(error);
+  return error;
+}
+
+/** GET `url` and parse the JSON answer with `schema`. */
+export function getJson<T>(url: string, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<T> {
+  return request('get', url, schema, undefined, options);
+}
+
+/** GET a file (CSV, PDF, octet-stream): its bytes and its content-disposition header, for a download. */
+export async function getFile(
+  url: string,
+  options: RequestOptions = {},
+): Promise<{ blob: Blob; contentDisposition: string | null }> {
+  const response = await send('get', url, undefined, { accept: '*/*', ...options });
+  return { blob: await response.blob(), contentDisposition: response.headers.get('content-disposition') };
+}
+
+/** POST `body` as JSON to `url` and parse the JSON answer with `schema`. */
+export function postJson<T>(
+  url: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+  options: RequestOptions = {},
+): Promise<T> {
+  return request('post', url, schema, body, options);
+}
+
+/** PUT `body` as JSON to `url` and parse the JSON answer with `schema`. */
+export function putJson<T>(
+  url: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+  options: RequestOptions = {},
+): Promise<T> {
+  return request('put', url, schema, body, options);
+}

@@ -1,0 +1,64 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { HomeRedirect } from './shell/home-redirect.tsx';
+import { RouteError } from './shell/route-error.tsx';
+import { CallbackLanding, SessionRoot } from './shell/session-root.tsx';
+import { ShellLayout } from './shell/shell-layout.tsx';
+// In the main bundle: the session often expires because the network went away, when no chunk could load.
+import { TimeoutPage } from './shell/timeout-page.tsx';
+
+/** A named export of a lazily loaded module, for `React.lazy`. */
+function lazyNamed<K extends string, M extends Record<K, ComponentType>>(
+  load: () => Promise<M>,
+  name: K,
+): LazyExoticComponent<ComponentType> {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const placeholders = () => import('./shell/placeholder-pages.tsx');
+const MyApplicationsPage = lazyNamed(placeholders, 'MyApplicationsPage');
+const AllApplicationsPage = lazyNamed(placeholders, 'AllApplicationsPage');
+const ApplicationPage = lazyNamed(placeholders, 'ApplicationPage');
+const AdminPage = lazyNamed(placeholders, 'AdminPage');
+const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
+const UsersPage = lazyNamed(placeholders, 'UsersPage');
+const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');
+const VerificationDetailsPage = lazyNamed(placeholders, 'VerificationDetailsPage');
+const SettingsPage = lazyNamed(() => import('./shell/settings-page.tsx'), 'SettingsPage');
+
+/** SUV §2 shell routes; the ids name the breadcrumbs and titles in shell/page-info.ts. */
+const shellRoutes: RouteObject[] = [
+  { index: true, element: <HomeRedirect /> },
+  { id: 'admin', path: 'admin', element: <AdminPage /> },
+  { id: 'reports', path: 'reports', element: <ReportsPage /> },
+  { id: 'users', path: 'users/:pageNo?', element: <UsersPage /> },
+  { id: 'settings', path: 'settings', element: <SettingsPage /> },
+  { id: 'listAll', path: 'list/all/:pageNo?/:rowsPerPage?', element: <AllApplicationsPage /> },
+  { id: 'list', path: 'list/:pageNo?/:rowsPerPage?', element: <MyApplicationsPage /> },
+  { id: 'application', path: 'application/:id', element: <ApplicationPage /> },
+  { id: 'verificationDetails', path: 'verifications/details/:id', element: <VerificationDetailsPage /> },
+  { id: 'verifications', path: 'verifications', element: <VerificationsPage /> },
+  { path: '*', element: <Navigate to="/" replace /> },
+];
+
+/**
+ * SUV §2 top-level routes: /timeout stands alone; /tenantnotfound, /federated and the callback are
+ * screens of the session (src/machines/session.machine.ts); everything else is the shell.
+ */
+export function createAppRouter() {
+  return createBrowserRouter([
+    { path: '/timeout', element: <TimeoutPage />, errorElement: <RouteError /> },
+    {
+      element: <SessionRoot />,
+      errorElement: <RouteError />,
+      children: [
+        { path: 'authentication/callback', element: <CallbackLanding /> },
+        // The session shows the tenant-not-found page; once the tenant proves valid and the user is signed in: home.
+        { path: 'tenantnotfound', element: <Navigate to="/" replace /> },
+        // Signed in already (the SSO redirect never returns here): home.
+        { path: 'federated/:token/:hash', element: <Navigate to="/" replace /> },
+        { element: <ShellLayout />, errorElement: <RouteError />, children: shellRoutes },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,46 @@
+import { lazy, Suspense } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { NavigationItem } from '../../domain/navigation.ts';
+import { SessionContext } from '../../machines/session.machine.ts';
+import { Breadcrumbs, type Crumb } from '../ui/breadcrumbs.tsx';
+import { Button } from '../ui/button.tsx';
+import { BellIcon } from '../ui/icons.tsx';
+import { platformName } from './branding.ts';
+import { AccountMenuPending, MobileNavPending } from './header-buttons.tsx';
+import styles from './header.module.css';
+
+// The menus (react-aria overlays and collections) are the heaviest part of the header: they load
+// right after the shell's first render instead of before it.
+const AccountMenu = lazy(() =>
+  import('./account-menu.tsx').then((module) => ({ default: module.AccountMenu })),
+);
+const MobileNav = lazy(() => import('./mobile-nav.tsx').then((module) => ({ default: module.MobileNav })));
+
+/** AM §2 header: breadcrumbs, a disabled notifications icon and the account menu; the hamburger on phones. */
+export function AppHeader({ crumbs, items }: { crumbs: readonly Crumb[]; items: readonly NavigationItem[] }) {
+  const tenant = SessionContext.useSelector((snapshot) => snapshot.context.tenant);
+  const displayName = SessionContext.useSelector((snapshot) => snapshot.context.displayName);
+  const name = tenant?.DisplayName || platformName;
+  return (
+    <header className={styles.header}>
+      <div className={styles.mobileOnly}>
+        <Suspense fallback={<MobileNavPending />}>
+          <MobileNav items={items} />
+        </Suspense>
+      </div>
+      <RouterLink to="/" className={styles.brand} aria-label={`${name} home`}>
+        {tenant?.LogoUrl && <img className={styles.logo} src={tenant.LogoUrl} alt="" />}
+        <span className={styles.brandName}>{name}</span>
+      </RouterLink>
+      <div className={styles.crumbs}>{crumbs.length > 0 && <Breadcrumbs crumbs={crumbs} />}</div>
+      <div className={styles.actions}>
+        <Button variant="icon" isDisabled aria-label="Notifications">
+          <BellIcon />
+        </Button>
+        <Suspense fallback={<AccountMenuPending displayName={displayName} />}>
+          <AccountMenu />
+        </Suspense>
+      </div>
+    </header>
+  );
+}

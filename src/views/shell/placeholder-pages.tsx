@@ -1,0 +1,55 @@
+import { useParams } from 'react-router-dom';
+import { applicationDetailTitle } from '../../domain/page-titles.ts';
+import styles from './pages.module.css';
+
+/** Stand-ins for the screens later issues build; each keeps its route, heading and title. */
+function Placeholder({ heading, detail }: { heading: string; detail?: string }) {
+  return (
+    <section className={styles.page} aria-labelledby="page-heading">
+      <h1 id="page-heading">{heading}</h1>
+      <div className={styles.card}>
+        {detail && <p>{detail}</p>}
+        <p className={styles.muted}>Coming soon.</p>
+      </div>
+    </section>
+  );
+}
+
+const pageOf = (params: { pageNo?: string; rowsPerPage?: string }) =>
+  [params.pageNo && `Page ${params.pageNo}`, params.rowsPerPage && `${params.rowsPerPage} rows per page`]
+    .filter(Boolean)
+    .join(', ') || undefined;
+
+export function MyApplicationsPage() {
+  return <Placeholder heading="My Apps" detail={pageOf(useParams())} />;
+}
+
+export function AllApplicationsPage() {
+  return <Placeholder heading="All Apps" detail={pageOf(useParams())} />;
+}
+
+export function ApplicationPage() {
+  const { id = '' } = useParams();
+  return <Placeholder heading={`Application ${applicationDetailTitle(id)}`} />;
+}
+
+export function AdminPage() {
+  return <Placeholder heading="Admin" />;
+}
+
+export function ReportsPage() {
+  return <Placeholder heading="Reports" />;
+}
+
+export function UsersPage() {
+  return <Placeholder heading="Users" detail={pageOf(useParams())} />;
+}
+
+export function VerificationsPage() {
+  return <Placeholder heading="Verifications" />;
+}
+
+export function VerificationDetailsPage() {
+  const { id = '' } = useParams();
+  return <Placeholder heading={`Verification ${id}`} />;
+}

@@ -1,0 +1,13 @@
+import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react-aria-components';
+import { classNames } from './class-names.ts';
+import styles from './button.module.css';
+
+export interface ButtonProps extends Omit<AriaButtonProps, 'className'> {
+  variant?: 'primary' | 'secondary' | 'quiet' | 'icon';
+  className?: string;
+}
+
+/** The react-aria Button with the portal's look; state (hover, press, focus, disabled) styled from data attributes. */
+export function Button({ variant = 'secondary', className, ...props }: ButtonProps) {
+  return <AriaButton {...props} className={classNames(styles.button, styles[variant], className)} />;
+}
