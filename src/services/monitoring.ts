@@ -51,7 +51,7 @@ export async function startMonitoring({ dsn, tunnel }: MonitoringOptions): Promi
     send = () => {};
     return;
   }
-  const Sentry = await import('@sentry/react');
+  const Sentry = await import('./sentry-client.ts');
   Sentry.init({
     dsn,
     tunnel: tunnel === '' ? undefined : tunnel,

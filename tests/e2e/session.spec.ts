@@ -3,7 +3,7 @@ import { demoPassword, signInAt, submitLogin } from './support.ts';
 import { shortLivedBaseUrl } from '../../playwright.config.ts';
 
 async function changePassword(page: import('@playwright/test').Page, current: string, next: string) {
-  await page.getByRole('button', { name: /account menu/i }).click();
+  await page.getByRole('button', { name: /^Account:/ }).click();
   await page.getByRole('menuitem', { name: 'Change Password' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/current password/i).fill(current);

@@ -1,0 +1,48 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signInAt } from './support.ts';
+
+const columnTable = (page: Page) => page.getByRole('region', { name: 'Column configuration' });
+
+async function setColumn(page: Page, name: string, enabled: boolean) {
+  const table = columnTable(page);
+  const checkbox = table.getByRole('checkbox', { name: `Enabled: ${name}` });
+  if (enabled) await checkbox.check({ force: true });
+  else await checkbox.uncheck({ force: true });
+  await table.getByRole('button', { name: 'Save' }).click();
+  await expect(table.getByRole('status')).toHaveText('Successfully saved');
+  // After a save the data reloads from the server (AM §7).
+  await expect(checkbox).toBeChecked({ checked: enabled });
+  await expect(checkbox).toBeEnabled();
+}
+
+test.describe('tenant configuration', () => {
+  test('an admin hides a column and staff no longer see it', async ({ page, browser }) => {
+    await signInAt(page, '/admin', 'admin@demo.test');
+    const table = columnTable(page);
+    await expect(table.getByRole('checkbox', { name: 'Enabled: PercentageComplete' })).toBeChecked();
+    for (const fixed of ['ID', 'Email', 'AccountName', 'Status']) {
+      await expect(table.getByRole('checkbox', { name: `Enabled: ${fixed}` })).toBeDisabled();
+      await expect(table.getByRole('checkbox', { name: `Enabled: ${fixed}` })).toBeChecked();
+    }
+    await expect(page.getByRole('region', { name: 'Application Detail Row configuration' }).getByRole('checkbox').first()).toBeVisible();
+
+    await setColumn(page, 'PercentageComplete', false);
+    try {
+      const staff = await (await browser.newContext()).newPage();
+      await signInAt(staff, '/list', 'staff@demo.test');
+      const grid = staff.getByRole('grid', { name: 'Applications' });
+      await expect(grid.getByRole('columnheader', { name: 'Status' })).toBeVisible();
+      await expect(grid.getByRole('columnheader', { name: '% Complete' })).toHaveCount(0);
+      await staff.context().close();
+    } finally {
+      await setColumn(page, 'PercentageComplete', true);
+    }
+  });
+
+  test('the page is blank without the admin claim', async ({ page }) => {
+    await signInAt(page, '/admin', 'staff@demo.test');
+    await expect(page.getByRole('main')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Column configuration' })).toHaveCount(0);
+    await expect(page.getByRole('checkbox')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,201 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signInAt } from './support.ts';
+
+/** The results grid and its data rows (row 0 is the header). */
+const grid = (page: Page) => page.getByRole('grid', { name: 'Applications' });
+const dataRows = (page: Page) => grid(page).getByRole('row').filter({ has: page.getByRole('rowheader') });
+const idOf = async (row: Locator) => (await row.getByRole('rowheader').innerText()).trim();
+const visibleIds = async (page: Page) => Promise.all((await dataRows(page).all()).map(idOf));
+
+async function waitForRows(page: Page) {
+  await expect(dataRows(page).first()).toBeVisible();
+  await expect(grid(page).locator('xpath=ancestor::*[@aria-busy="true"]')).toHaveCount(0);
+}
+
+async function pickFilter(page: Page, label: string, options: string[]) {
+  await page.getByRole('dialog', { name: 'Filters' }).getByRole('button', { name: new RegExp(`^${label}`) }).click();
+  const list = page.getByRole('listbox');
+  for (const option of options) await list.getByRole('option', { name: option, exact: true }).click();
+  await page.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+}
+
+test.describe('application list', () => {
+  test('filters through the modal, summarises them and removes one', async ({ page }) => {
+    await signInAt(page, '/list', 'admin@demo.test');
+    await waitForRows(page);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Filters' });
+    await expect(dialog.getByRole('button', { name: 'Apply' })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Clear' })).toBeDisabled();
+    await pickFilter(page, 'STATUS', ['Complete', 'Adviser edit']);
+    await pickFilter(page, 'LABEL', ['(None)']);
+    await expect(dialog.getByRole('button', { name: 'Clear' })).toBeEnabled();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await expect(dialog).toBeHidden();
+
+    await expect(page).toHaveURL(/status=/);
+    await expect(page).toHaveURL(/label=%5B%22%22%5D/);
+    const summary = page.getByRole('region', { name: 'Filters in use' });
+    await expect(summary).toContainText('Results filtered:');
+    await expect(summary.getByRole('listitem').filter({ hasText: 'Status:' })).toContainText('Complete');
+    await expect(summary.getByRole('listitem').filter({ hasText: 'Status:' })).toContainText('+1');
+    await expect(summary.getByRole('listitem').filter({ hasText: 'Label:' })).toContainText('(None)');
+    await waitForRows(page);
+    const statuses = await dataRows(page).evaluateAll((rows) =>
+      rows.map((row) => row.querySelector('[data-style]')?.textContent ?? ''),
+    );
+    expect(statuses.length).toBeGreaterThan(0);
+    for (const status of statuses) expect(['Complete', 'Adviser edit']).toContain(status);
+
+    await summary.getByRole('button', { name: 'Remove Status filter' }).click();
+    await expect(page).not.toHaveURL(/status=/);
+    await expect(page).toHaveURL(/label=/);
+    await expect(summary.getByRole('listitem')).toHaveCount(1);
+    await summary.getByRole('button', { name: 'Clear' }).click();
+    await expect(page.getByRole('region', { name: 'Filters in use' })).toBeHidden();
+    await expect(page).toHaveURL(/\/list$/);
+  });
+
+  test('sorts, pages, and keeps the state through reload, back and forward', async ({ page }) => {
+    await signInAt(page, '/list', 'admin@demo.test');
+    await waitForRows(page);
+    await expect(page).toHaveTitle(/^Applications \([\d,]+\)$/);
+    const idHeader = grid(page).getByRole('columnheader', { name: 'ID' });
+    await expect(idHeader).toHaveAttribute('aria-sort', 'descending');
+
+    const clientHeader = grid(page).getByRole('columnheader', { name: 'Client Name' });
+    await clientHeader.click();
+    await expect(page).toHaveURL(/sortBy=ClientName/);
+    await expect(clientHeader).toHaveAttribute('aria-sort', 'descending');
+    await clientHeader.click();
+    await expect(page).toHaveURL(/sortBy=ClientName&sortType=asc/);
+    await expect(clientHeader).toHaveAttribute('aria-sort', 'ascending');
+    await waitForRows(page);
+    const firstPage = await visibleIds(page);
+
+    await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2' }).click();
+    await expect(page).toHaveURL(/\/list\/2\?sortBy=ClientName&sortType=asc/);
+    await expect(page.getByRole('navigation', { name: 'Pagination' })).toContainText(/21 - 40 of [\d,]+/);
+    await waitForRows(page);
+    const secondPage = await visibleIds(page);
+    expect(secondPage).not.toEqual(firstPage);
+
+    await page.reload();
+    await waitForRows(page);
+    expect(await visibleIds(page)).toEqual(secondPage);
+    await expect(grid(page).getByRole('columnheader', { name: 'Client Name' })).toHaveAttribute('aria-sort', 'ascending');
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/list\?sortBy=ClientName&sortType=asc/);
+    await waitForRows(page);
+    expect(await visibleIds(page)).toEqual(firstPage);
+    await page.goForward();
+    await expect(page).toHaveURL(/\/list\/2\?/);
+    await waitForRows(page);
+    expect(await visibleIds(page)).toEqual(secondPage);
+
+    // A new sort goes back to page 1.
+    await grid(page).getByRole('columnheader', { name: 'ID' }).click();
+    await expect(page).toHaveURL(/\/list\?sortType=asc$|\/list\?sortBy=ID/);
+    await expect(page).not.toHaveURL(/\/list\/2/);
+  });
+
+  test('opens a row, and a row in a new tab', async ({ page, context }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    const first = dataRows(page).first();
+    const id = await idOf(first);
+    await first.getByRole('gridcell').nth(2).click();
+    await expect(page).toHaveURL(new RegExp(`/application/${id}\\?from=all$`));
+    await page.goBack();
+    await waitForRows(page);
+
+    await dataRows(page).first().getByRole('button', { name: `Actions for application ${id}` }).click();
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('menuitem', { name: 'Open in New Tab' }).click(),
+    ]);
+    await expect(tab).toHaveURL(new RegExp(`/application/${id}\\?from=all$`));
+    await expect(page).toHaveURL(/\/list\/all$/);
+  });
+
+  test('cancels two applications from the selection', async ({ page }) => {
+    await signInAt(page, '/list', 'admin@demo.test');
+    await waitForRows(page);
+    const before = await page.title();
+    const rows = dataRows(page);
+    const ids = [await idOf(rows.nth(0)), await idOf(rows.nth(1))];
+    await rows.nth(0).getByRole('checkbox').check({ force: true });
+    await rows.nth(1).getByRole('checkbox').check({ force: true });
+    await page.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Cancel 2 application(s)' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Cancel 2 application(s)' });
+    for (const id of ids) await expect(dialog).toContainText(id);
+    await dialog.getByRole('button', { name: 'Cancel 2 application(s)' }).click();
+    const done = page.getByRole('dialog', { name: 'Application(s) cancelled' });
+    await expect(done.getByText('Cancelled', { exact: true })).toHaveCount(2);
+    await done.getByRole('button', { name: 'Close' }).click();
+
+    await waitForRows(page);
+    const after = await visibleIds(page);
+    for (const id of ids) expect(after).not.toContain(id);
+    await expect(page).not.toHaveTitle(before);
+  });
+
+  test('exports the filtered list to export.csv', async ({ page }) => {
+    await signInAt(page, '/list?status=%5B%22Complete%22%5D', 'admin@demo.test');
+    await waitForRows(page);
+    const total = Number((await page.title()).replace(/\D/g, ''));
+    await page.getByRole('button', { name: 'More' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export All to CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('export.csv');
+    const text = await readFile(await download.path(), 'utf8');
+    const lines = text.split('\r\n').filter(Boolean);
+    expect(lines[0]).toContain('ID');
+    expect(lines[0]).toContain('Status');
+    expect(lines).toHaveLength(total + 1);
+    for (const line of lines.slice(1)) expect(line).toContain('Complete');
+  });
+
+  test('switches to the email view, and back to the list below 1200 px', async ({ page }) => {
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await signInAt(page, '/list', 'admin@demo.test');
+    await waitForRows(page);
+    await page.getByRole('radio', { name: 'Email view' }).click();
+    await expect(page).toHaveURL(/view=email/);
+    const master = page.getByRole('listbox', { name: 'Applications' });
+    await expect(master.getByRole('option').first()).toBeVisible();
+    const summary = page.getByRole('region', { name: 'Application summary' });
+    await master.getByRole('option').nth(1).click();
+    const secondId = (await master.getByRole('option').nth(1).innerText()).match(/\n(\d+) ·/)?.[1];
+    await expect(summary).toContainText(`Application ${secondId}`);
+    expect(await page.evaluate(() => localStorage.getItem('viewPreference'))).toBe('email');
+
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await expect(grid(page)).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'Email view' })).toBeDisabled();
+    await page.setViewportSize({ width: 1300, height: 900 });
+    await expect(page.getByRole('listbox', { name: 'Applications' })).toBeVisible();
+
+    // On a phone only the Status column shows.
+    await page.getByRole('radio', { name: 'List view' }).click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(grid(page).getByRole('columnheader', { name: 'Status' })).toBeVisible();
+    await expect(grid(page).getByRole('columnheader', { name: 'Email' })).toHaveCount(0);
+  });
+
+  test('staff without app.cancel see no checkboxes', async ({ page }) => {
+    await signInAt(page, '/list', 'staff@demo.test');
+    await waitForRows(page);
+    await expect(grid(page).getByRole('checkbox')).toHaveCount(0);
+    await expect(page.getByRole('navigation', { name: 'Applications shown' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'More' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'New' })).toBeVisible();
+  });
+});
