@@ -2,14 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { silentSignInCallbackPath } from './domain/session.ts';
-import { captureEarlyErrors, reportError, startMonitoring } from './services/monitoring.ts';
+import { captureEarlyErrors, reportError } from './services/monitoring.ts';
 import { loadRuntimeConfig } from './services/runtime-config.ts';
 import { createAppRouter } from './views/app-routes.tsx';
 import { UnavailableNotice } from './views/shell/unavailable-notice.tsx';
 import './views/ui/theme.css';
 
 /**
- * Boot: the runtime configuration, then the router; Sentry loads after the first render. In the
+ * Boot: the runtime configuration, then the router; the session starts Sentry once a page has settled. In the
  * hidden iframe of a silent sign-in only the callback runs and nothing is rendered.
  */
 async function boot(container: HTMLElement) {
@@ -20,9 +20,8 @@ async function boot(container: HTMLElement) {
     onRecoverableError: (error) => reportError(error),
   });
 
-  let config;
   try {
-    config = await loadRuntimeConfig();
+    await loadRuntimeConfig();
   } catch {
     // Reported by the HTTP wrapper (queued until monitoring could start, which it cannot without a DSN).
     root.render(<UnavailableNotice reason="authentication" support={undefined} />);
@@ -34,11 +33,6 @@ async function boot(container: HTMLElement) {
       <RouterProvider router={createAppRouter()} />
     </StrictMode>,
   );
-
-  const { sentryDsn, sentryTunnel } = config;
-  const start = () => void startMonitoring({ dsn: sentryDsn, tunnel: sentryTunnel }).catch(() => {});
-  if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 5000 });
-  else setTimeout(start, 1000);
 }
 
 const container = document.getElementById('root');

@@ -17,6 +17,7 @@ import {
 } from '../services/auth.service.ts';
 import { tenantConfiguration, validateTenant } from '../services/configuration.service.ts';
 import { onUnauthorized } from '../services/http.ts';
+import { startMonitoringOnce } from '../services/monitoring-start.ts';
 import { changePasswordMachine, type ChangePasswordOutput } from './change-password.machine.ts';
 import { typesOf } from './machine-types.ts';
 
@@ -73,6 +74,7 @@ export const sessionMachine = setup({
     watchUnauthorized: fromCallback(({ sendBack }) =>
       onUnauthorized(() => sendBack({ type: 'session.unauthorized' })),
     ),
+    startMonitoring: fromPromise(() => startMonitoringOnce()),
     changePassword: changePasswordMachine,
   },
   guards: {
@@ -237,7 +239,7 @@ export const sessionMachine = setup({
             onError: { target: 'notFound' },
           },
         },
-        notFound: {},
+        notFound: { invoke: { id: 'startMonitoring', src: 'startMonitoring' } },
       },
     },
     signedIn: {
@@ -246,6 +248,7 @@ export const sessionMachine = setup({
       invoke: [
         { id: 'watchToken', src: 'watchToken' },
         { id: 'watchUnauthorized', src: 'watchUnauthorized' },
+        { id: 'startMonitoring', src: 'startMonitoring' },
       ],
       on: {
         'session.signOut': { target: 'signingOut' },
@@ -326,6 +329,7 @@ export const sessionMachine = setup({
     unavailable: {
       description:
         'The portal is unavailable: retry in 5-10 minutes, with the support e-mail and phone (authentication failed)',
+      invoke: { id: 'startMonitoring', src: 'startMonitoring' },
     },
   },
 });

@@ -16,10 +16,11 @@ function lazyNamed<K extends string, M extends Record<K, ComponentType>>(
 }
 
 const placeholders = () => import('./shell/placeholder-pages.tsx');
-const MyApplicationsPage = lazyNamed(placeholders, 'MyApplicationsPage');
-const AllApplicationsPage = lazyNamed(placeholders, 'AllApplicationsPage');
+const applicationList = () => import('./applications/application-list-page.tsx');
+const MyApplicationsPage = lazyNamed(applicationList, 'MyApplicationsListPage');
+const AllApplicationsPage = lazyNamed(applicationList, 'AllApplicationsListPage');
 const ApplicationPage = lazyNamed(placeholders, 'ApplicationPage');
-const AdminPage = lazyNamed(placeholders, 'AdminPage');
+const AdminPage = lazyNamed(() => import('./admin/admin-configuration-page.tsx'), 'AdminConfigurationPage');
 const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
 const UsersPage = lazyNamed(placeholders, 'UsersPage');
 const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');

@@ -31,6 +31,7 @@ export default defineMachineModel({
       federatedSignIn: never<void, { token: string; hash: string }>(),
       signOut: never(),
       signOutLocally: never(),
+      startMonitoring: never(),
       watchToken: fromCallback(() => () => {}),
       watchUnauthorized: fromCallback(() => () => {}),
       // The dialog's own machine, inert too; its paths are in change-password.model.ts.

@@ -32,6 +32,7 @@ function startSession({
   changePassword,
 }: Fakes = {}) {
   const calls: string[] = [];
+  let monitoringStarts = 0;
   let pushToken: ((event: SessionEvent) => void) | undefined;
   let pushUnauthorized: (() => void) | undefined;
   const never = new Promise<never>(() => {});
@@ -65,6 +66,9 @@ function startSession({
           pushToken = sendBack;
           return () => (pushToken = undefined);
         }),
+        startMonitoring: fromPromise(async () => {
+          monitoringStarts += 1;
+        }),
         watchUnauthorized: fromCallback(({ sendBack }) => {
           pushUnauthorized = () => sendBack({ type: 'session.unauthorized' });
           return () => (pushUnauthorized = undefined);
@@ -82,6 +86,7 @@ function startSession({
   return {
     actor,
     calls,
+    monitoringStarts: () => monitoringStarts,
     loadToken: (times: TokenTimes) => pushToken?.({ type: 'token.loaded', token: times }),
     answer401: () => pushUnauthorized?.(),
   };
@@ -95,10 +100,12 @@ describe('session machine', () => {
     vi.useRealTimers();
   });
 
-  it('restores the session, loads the account and shows the shell', async () => {
-    const { actor } = startSession();
+  it('restores the session, loads the account and shows the shell, then starts monitoring', async () => {
+    const { actor, monitoringStarts } = startSession();
     expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    expect(monitoringStarts()).toBe(0);
     await vi.advanceTimersByTimeAsync(0);
+    expect(monitoringStarts()).toBe(1);
     expect(actor.getSnapshot().matches('signedIn')).toBe(true);
     expect(actor.getSnapshot().context).toMatchObject({
       claims: ['view.myapps'],

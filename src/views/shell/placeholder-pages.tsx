@@ -20,21 +20,9 @@ const pageOf = (params: { pageNo?: string; rowsPerPage?: string }) =>
     .filter(Boolean)
     .join(', ') || undefined;
 
-export function MyApplicationsPage() {
-  return <Placeholder heading="My Apps" detail={pageOf(useParams())} />;
-}
-
-export function AllApplicationsPage() {
-  return <Placeholder heading="All Apps" detail={pageOf(useParams())} />;
-}
-
 export function ApplicationPage() {
   const { id = '' } = useParams();
   return <Placeholder heading={`Application ${applicationDetailTitle(id)}`} />;
-}
-
-export function AdminPage() {
-  return <Placeholder heading="Admin" />;
 }
 
 export function ReportsPage() {
