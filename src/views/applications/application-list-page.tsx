@@ -1,0 +1,146 @@
+import { lazy, Suspense, useEffect, useId } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { defaultListQuery, parseListQuery } from '../../domain/application-query.ts';
+import { listAddressParams, listHref, listTitle, parseListView, type ListScope } from '../../domain/list-view.ts';
+import { ApplicationListContext } from '../../machines/application-list.machine.ts';
+import { SessionContext } from '../../machines/session.machine.ts';
+import { useDocumentTitle } from '../shell/use-document-title.ts';
+import { Button } from '../ui/button.tsx';
+import { ListActionBar } from './list-action-bar.tsx';
+import { ListDialogs } from './list-dialogs.tsx';
+import { FilterSummary, ListFilterBar } from './list-filter-bar.tsx';
+import { useEffectiveView, useList, useListSend } from './list-hooks.ts';
+import { ListPagination } from './list-pagination.tsx';
+import { ResultsTable } from './results-table.tsx';
+import styles from './application-list.module.css';
+
+// Loaded when first used, not with the list (ARCHITECTURE §3: heavy parts load lazily; the
+// multi-selects and the split view are react-aria collections of their own).
+const FiltersModal = lazy(() => import('./filters-modal.tsx').then((module) => ({ default: module.FiltersModal })));
+const EmailView = lazy(() => import('./email-view.tsx').then((module) => ({ default: module.EmailView })));
+
+/** AM §2 /list and /list/{pageNo}/{rowsPerPage}: My Apps. */
+export function MyApplicationsListPage() {
+  return <ApplicationListPage scope="my" />;
+}
+
+/** AM §2 /list/all and /list/all/{pageNo}/{rowsPerPage}: All Apps. */
+export function AllApplicationsListPage() {
+  return <ApplicationListPage scope="all" />;
+}
+
+function ApplicationListPage({ scope }: { scope: ListScope }) {
+  const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
+  return (
+    <ApplicationListContext.Provider options={{ input: { scope, claims, width: window.innerWidth } }}>
+      <AddressSync />
+      <MachineRequests />
+      <WindowWidth />
+      <ApplicationList />
+    </ApplicationListContext.Provider>
+  );
+}
+
+/** The address is the list's source of truth (AM §2): every change of it is read and sent to the machine. */
+function AddressSync() {
+  const send = useListSend();
+  const { pageNo, rowsPerPage } = useParams();
+  const { search } = useLocation();
+  useEffect(() => {
+    const params = new URLSearchParams(search);
+    const parsed = parseListQuery(listAddressParams({ pageNo, rowsPerPage }, params));
+    if (parsed.ok) send({ type: 'query.changed', query: parsed.query, view: parseListView(params.get('view')) });
+    else send({ type: 'query.invalid', message: parsed.message });
+  }, [send, pageNo, rowsPerPage, search]);
+  return null;
+}
+
+/** What the machine asks of the page: go to an address (kept in history), open a new window. */
+function MachineRequests() {
+  const list = ApplicationListContext.useActorRef();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const navigation = list.on('navigate', (event) => void navigate(event.to));
+    const windows = list.on('window.open', (event) => {
+      window.open(event.url, '_blank', 'noopener');
+    });
+    return () => {
+      navigation.unsubscribe();
+      windows.unsubscribe();
+    };
+  }, [list, navigate]);
+  return null;
+}
+
+/** Reports the window width; the machine debounces it (150 ms) before the layout follows. */
+function WindowWidth() {
+  const send = useListSend();
+  useEffect(() => {
+    const report = () => send({ type: 'viewport.resized', width: window.innerWidth });
+    window.addEventListener('resize', report);
+    return () => window.removeEventListener('resize', report);
+  }, [send]);
+  return null;
+}
+
+function ApplicationList() {
+  const headingId = useId();
+  const total = useList((snapshot) => snapshot.context.totalRows);
+  const view = useEffectiveView();
+  const filtering = useList((snapshot) => snapshot.matches({ activity: 'filtering' }));
+  const title = listTitle(total);
+  useDocumentTitle(title);
+
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <div className={styles.heading}>
+        <h1 id={headingId}>{title}</h1>
+      </div>
+      <ListActionBar />
+      <ListFilterBar />
+      <FilterSummary />
+      <ListNotices />
+      {view === 'email' ? (
+        <Suspense fallback={<div className={styles.split} />}>
+          <EmailView />
+        </Suspense>
+      ) : (
+        <ResultsTable />
+      )}
+      <ListPagination />
+      {filtering && (
+        <Suspense fallback={null}>
+          <FiltersModal />
+        </Suspense>
+      )}
+      <ListDialogs />
+    </section>
+  );
+}
+
+/** An address the list cannot read, and an export that failed. */
+function ListNotices() {
+  const send = useListSend();
+  const scope = useList((snapshot) => snapshot.context.scope);
+  const problem = useList((snapshot) => (snapshot.matches({ list: 'invalidAddress' }) ? snapshot.context.addressProblem : undefined));
+  const exportFailed = useList((snapshot) => snapshot.context.exportFailed);
+  return (
+    <>
+      {problem !== undefined && (
+        <div className={styles.notice} role="alert">
+          <span>
+            This list address cannot be read ({problem}). <Link to={listHref(scope, defaultListQuery)}>Show all applications</Link>
+          </span>
+        </div>
+      )}
+      {exportFailed && (
+        <div className={styles.notice} role="alert">
+          <span>The export could not be downloaded. Please try again.</span>
+          <Button variant="quiet" onPress={() => send({ type: 'export.dismiss' })}>
+            Dismiss
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}
