@@ -85,3 +85,21 @@ describe('the API checks the token itself', () => {
     expect(onDemo.statusCode).toBe(401);
   });
 });
+
+describe('no state in memory', () => {
+  it('a second server instance on the same database continues the first one\u2019s sessions', async () => {
+    const { buildApp } = await import('../../server/app.ts');
+    const { readConfig } = await import('../../server/config.ts');
+    const { tokens } = await signIn(server, 'staff@demo.test');
+    const second = await buildApp({ db: server.db, config: readConfig({ LOG_LEVEL: 'silent' }) });
+    try {
+      const other = { ...server, app: second };
+      const refreshed = await refresh(other, tokens!.refresh_token);
+      expect(refreshed.statusCode).toBe(200);
+      const { access_token } = refreshed.json<{ access_token: string }>();
+      expect((await api(server, 'GET', '/api/account/ping', { token: access_token })).statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+});
