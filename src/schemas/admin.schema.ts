@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** AM §3 "Column configuration item". */
 export const ColumnConfigItemSchema = z.object({ ColumnName: z.string(), Description: z.string(), Viewable: z.boolean() });
@@ -15,8 +15,8 @@ export type RowConfigItem = z.infer<typeof RowConfigItemSchema>;
 export const ColumnConfigListSchema = z.array(ColumnConfigItemSchema);
 export const RowConfigListSchema = z.array(RowConfigItemSchema);
 
-export const SaveColumnsRequestSchema = z.object({ Columns: z.array(ColumnConfigItemSchema).min(1) });
-export const SaveRowsRequestSchema = z.object({ Rows: z.array(RowConfigItemSchema).min(1) });
+export const SaveColumnsRequestSchema = z.object({ Columns: z.array(ColumnConfigItemSchema).check(z.minLength(1)) });
+export const SaveRowsRequestSchema = z.object({ Rows: z.array(RowConfigItemSchema).check(z.minLength(1)) });
 export const SaveResultSchema = z.object({ Success: z.boolean(), Message: z.string() });
 export type SaveResult = z.infer<typeof SaveResultSchema>;
 
@@ -32,3 +32,26 @@ export const optionalDetailRows = [
   'Mode', 'TimeToComplete', 'Owner', 'PromoCode', 'ExternalID', 'AccountNumber', 'Assignee', 'Label', 'Tag',
   'SubBrand', 'InvestmentAmount', 'Products',
 ] as const;
+
+/** GET /admin/cachestats (AM §7, shape not shown): the list caches of the answering server instance. */
+export const CacheStatsSchema = z.object({
+  /** List requests served since the instance started. */
+  Requests: z.int(),
+  /** TotalRows answered from the cache / counted in the database. */
+  CountHits: z.int(),
+  CountMisses: z.int(),
+  CountEntries: z.int(),
+  /** Pages answered from cached seek positions, and the keyset chunks read to build them. */
+  SeekHits: z.int(),
+  SeekChunks: z.int(),
+  SeekEntries: z.int(),
+  SeekBytes: z.int(),
+  MaxSeekBytes: z.int(),
+  /** Pages too far from both ends of a huge list to be worth caching, read with OFFSET. */
+  OffsetFallbacks: z.int(),
+  /** Requests that met a write mid-way and were answered again from fresh data. */
+  StaleRetries: z.int(),
+  /** The tenant's data version (bumped by every write to its applications). */
+  DataVersion: z.int(),
+});
+export type CacheStats = z.infer<typeof CacheStatsSchema>;

@@ -1,18 +1,18 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** The portal's runtime configuration, served by the portal server and validated at boot. */
 export const RuntimeConfigSchema = z.object({
   authority: z.url(),
-  clientId: z.string().min(1),
-  scope: z.string().min(1),
-  resource: z.string().min(1),
-  apiBase: z.string().min(1),
-  entityVerificationBase: z.string().min(1),
-  identityBase: z.string().min(1),
+  clientId: z.string().check(z.minLength(1)),
+  scope: z.string().check(z.minLength(1)),
+  resource: z.string().check(z.minLength(1)),
+  apiBase: z.string().check(z.minLength(1)),
+  entityVerificationBase: z.string().check(z.minLength(1)),
+  identityBase: z.string().check(z.minLength(1)),
   sentryDsn: z.string(),
   sentryTunnel: z.string(),
   /** Seconds before expiry at which the access token is renewed (AM §9: 120). */
-  tokenRefreshLeadSeconds: z.number().int().positive(),
+  tokenRefreshLeadSeconds: z.int().check(z.positive()),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
 
@@ -36,7 +36,7 @@ export type TenantValidation = z.infer<typeof TenantValidationSchema>;
 /** AM §3 System information. */
 export const SystemInformationSchema = z.object({
   ApplicationStatuses: z.array(z.string()),
-  MaximumLabelLimit: z.number().int(),
+  MaximumLabelLimit: z.int(),
   AcceptedDocumentUploadExtensions: z.array(z.string()),
 });
 export type SystemInformation = z.infer<typeof SystemInformationSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { NameValueSchema } from './applications.schema.ts';
 
 /** Labels, tags, sub-brands and products: Name/Value options (AM §3 "Label and filter option"). */

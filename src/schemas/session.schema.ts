@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** The part of the JWT access token payload the session timer reads (SUV §3 "Signed-in user": exp, iat). */
 export const AccessTokenTimesSchema = z.object({ iat: z.number(), exp: z.number() });

@@ -1,5 +1,5 @@
 import ky, { isHTTPError } from 'ky';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { reportError } from './monitoring.ts';
 
 /** The server answered with a status outside 2xx. */
@@ -95,7 +95,7 @@ async function send(
 async function request<T>(
   method: Method,
   url: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   body: unknown,
   options: RequestOptions,
 ): Promise<T> {
@@ -131,7 +131,7 @@ function reported<E extends Error>(error: E): E {
 }
 
 /** GET `url` and parse the JSON answer with `schema`. */
-export function getJson<T>(url: string, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<T> {
+export function getJson<T>(url: string, schema: z.ZodMiniType<T>, options: RequestOptions = {}): Promise<T> {
   return request('get', url, schema, undefined, options);
 }
 
@@ -148,7 +148,7 @@ export async function getFile(
 export function postJson<T>(
   url: string,
   body: unknown,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   options: RequestOptions = {},
 ): Promise<T> {
   return request('post', url, schema, body, options);
@@ -158,7 +158,7 @@ export function postJson<T>(
 export function putJson<T>(
   url: string,
   body: unknown,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   options: RequestOptions = {},
 ): Promise<T> {
   return request('put', url, schema, body, options);
