@@ -12,6 +12,9 @@ import type { RouteContext } from './api/context.ts';
 import { registerAccountRoutes } from './api/account.routes.ts';
 import { registerConfigurationRoutes } from './api/configuration.routes.ts';
 import { registerMonitoringRoutes } from './api/monitoring.routes.ts';
+import { registerApplicationRoutes } from './api/applications.routes.ts';
+import { registerLookupRoutes } from './api/lookups.routes.ts';
+import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerPortalStatic } from './static.ts';
 
 export interface AppOptions {
@@ -46,6 +49,9 @@ export async function buildApp({ db, config, distDir }: AppOptions) {
   registerAccountRoutes(context);
   registerConfigurationRoutes(context);
   registerMonitoringRoutes(context);
+  registerApplicationRoutes(context);
+  registerLookupRoutes(context);
+  registerAdminRoutes(context);
 
   if (distDir) await registerPortalStatic(app, distDir);
   return app;

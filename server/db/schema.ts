@@ -3,6 +3,9 @@ import {
   pgTable,
   text,
   integer,
+  bigint,
+  boolean,
+  numeric,
   jsonb,
   timestamp,
   uuid,
@@ -89,3 +92,248 @@ export const monitoringEnvelopes = pgTable('monitoring_envelopes', {
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   envelope: text('envelope').notNull(),
 });
+
+/* ------------------------------------------------------------------------------------------------
+ * Application manager (AM §3): the applications list and what it filters on.
+ * `applications` is a denormalised read model of the list: every list column is a plain column of
+ * one row, so a page is one index walk and 20 primary-key fetches, never a join per row.
+ * ---------------------------------------------------------------------------------------------- */
+
+/** A sort key of the list: the SQL expression (unqualified, over `applications`) and its type for keyset literals. */
+export interface ApplicationSortKey {
+  sql: string;
+  type: 'bigint' | 'integer' | 'numeric' | 'text' | 'timestamptz' | 'text[]';
+}
+
+/**
+ * Sort key per list row field. Each has a partial index (tenant_id, key, id) over the rows that are
+ * listed (not cancelled), so every column sorts, seeks and counts from an index; NULL-able dates sort
+ * through coalesce so keyset comparisons never meet a NULL.
+ */
+export const applicationSortKeys = {
+  ApplicationID: { sql: 'id', type: 'bigint' },
+  PrimaryEmail: { sql: 'primary_email', type: 'text' },
+  ClientName: { sql: 'client_name', type: 'text' },
+  DateCreatedTimestamp: { sql: 'date_created', type: 'timestamptz' },
+  AdviserName: { sql: 'adviser_name', type: 'text' },
+  PercentageComplete: { sql: 'percentage_complete', type: 'integer' },
+  LowDocStatus: { sql: 'low_doc_status', type: 'text' },
+  Status: { sql: 'status', type: 'text' },
+  Label: { sql: 'label', type: 'text' },
+  SystemLabel: { sql: 'system_label', type: 'text' },
+  ExternalID: { sql: 'external_id', type: 'text' },
+  DateCompletedTimestamp: { sql: "coalesce(date_completed, '-infinity'::timestamptz)", type: 'timestamptz' },
+  AssigneeDisplayName: { sql: 'assignee_display_name', type: 'text' },
+  LastDocumentUploadTimestamp: { sql: "coalesce(last_document_upload, '-infinity'::timestamptz)", type: 'timestamptz' },
+  DocumentCount: { sql: 'document_count', type: 'integer' },
+  Language: { sql: 'language', type: 'text' },
+  PromoCode: { sql: 'promo_code', type: 'text' },
+  ApplicationModeCode: { sql: 'application_mode_code', type: 'text' },
+  AccountNumber: { sql: 'account_number', type: 'text' },
+  ApplicationType: { sql: 'application_type', type: 'text' },
+  UserUploadCount: { sql: 'user_upload_count', type: 'integer' },
+  SubBrandName: { sql: 'sub_brand_name', type: 'text' },
+  ProductDisplayNameList: { sql: 'product_codes', type: 'text[]' },
+  AccountName: { sql: 'account_name', type: 'text' },
+  InvestmentAmount: { sql: 'investment_amount', type: 'numeric' },
+} as const satisfies Record<string, ApplicationSortKey>;
+
+/**
+ * The words `q` searches (AM §7: id, account name, client name, e-mail, external id, account number),
+ * lower-cased with every run of other characters turned into a space, so that the 'simple'
+ * configuration indexes plain words and a query word matches as a prefix (`smi:*`).
+ */
+export const applicationSearchDocument = `to_tsvector('simple'::regconfig, regexp_replace(lower(id::text || ' ' || account_name || ' ' || client_name || ' ' || primary_email || ' ' || external_id || ' ' || account_number), '[^a-z0-9]+', ' ', 'g'))`;
+
+const listed = sql`status <> 'Cancelled'`;
+
+/** AM §3 sub-brands of a tenant; an application carries the name (the filter value). */
+export const subBrands = pgTable(
+  'sub_brands',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+);
+
+/** The products a tenant offers; an application holds several by code. */
+export const products = pgTable(
+  'products',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.code] })],
+);
+
+/** Labels people create (kind 'label', at most MaximumLabelLimit) and system labels, shown as Tag (kind 'system'). */
+export const applicationLabels = pgTable(
+  'application_labels',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.kind, t.name] })],
+);
+
+/**
+ * Application owners (AM §3 Owner: PublicId, DisplayName, GlobalUserId): advisers on whose behalf
+ * applications are made. `globalUserId` is the owner's identity; when the owner signs in to the
+ * portal it is their `users.id`, which is what makes an application theirs in My Apps.
+ */
+export const applicationOwners = pgTable(
+  'application_owners',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    globalUserId: uuid('global_user_id').notNull(),
+    displayName: text('display_name').notNull(),
+    email: text('email').notNull(),
+    location: text('location').notNull().default(''),
+  },
+  (t) => [uniqueIndex('application_owners_tenant_user').on(t.tenantId, t.globalUserId)],
+);
+
+/**
+ * Which locations and restriction groups a portal user may see under `view.allapps.location` and
+ * `view.allapps.restrictiongroup` (docs/decisions/001). No row means none.
+ */
+export const userVisibility = pgTable('user_visibility', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  tenantId: text('tenant_id')
+    .notNull()
+    .references(() => tenants.id),
+  locations: text('locations').array().notNull().default(sql`'{}'::text[]`),
+  restrictionGroups: text('restriction_groups').array().notNull().default(sql`'{}'::text[]`),
+});
+
+/**
+ * One application as the list shows it (AM §3 Application list row). Text columns hold '' for
+ * "none", which is exactly what the '(None)' filter option (empty value) matches.
+ */
+export const applications = pgTable(
+  'applications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    guid: uuid('guid').notNull().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    status: text('status').notNull(),
+    /** The status before the last change (detail LastApplicationStatus); '' when never changed. */
+    previousStatus: text('previous_status').notNull().default(''),
+    accountName: text('account_name').notNull().default(''),
+    clientName: text('client_name').notNull().default(''),
+    primaryEmail: text('primary_email').notNull().default(''),
+    externalId: text('external_id').notNull().default(''),
+    accountNumber: text('account_number').notNull().default(''),
+    subBrandName: text('sub_brand_name').notNull().default(''),
+    productCodes: text('product_codes').array().notNull().default(sql`'{}'::text[]`),
+    label: text('label').notNull().default(''),
+    systemLabel: text('system_label').notNull().default(''),
+    assigneeUserId: uuid('assignee_user_id').references(() => users.id),
+    assigneeDisplayName: text('assignee_display_name').notNull().default(''),
+    ownerId: uuid('owner_id').references(() => applicationOwners.id),
+    adviserName: text('adviser_name').notNull().default(''),
+    /** Visibility (docs/decisions/001): the branch the application belongs to and its restriction group. */
+    location: text('location').notNull().default(''),
+    restrictionGroup: text('restriction_group').notNull().default(''),
+    dateCreated: timestamp('date_created', { withTimezone: true }).notNull().defaultNow(),
+    dateCompleted: timestamp('date_completed', { withTimezone: true }),
+    lastDocumentUpload: timestamp('last_document_upload', { withTimezone: true }),
+    applicationType: text('application_type').notNull().default(''),
+    shortApplicationType: text('short_application_type').notNull().default(''),
+    promoCode: text('promo_code').notNull().default(''),
+    investmentAmount: numeric('investment_amount', { precision: 14, scale: 2, mode: 'number' }).notNull().default(0),
+    language: text('language').notNull().default(''),
+    lowDocStatus: text('low_doc_status').notNull().default(''),
+    documentCount: integer('document_count').notNull().default(0),
+    userUploadCount: integer('user_upload_count').notNull().default(0),
+    /** Signing mode: 'Pin' (Online) or 'PrintandSign'. */
+    applicationModeCode: text('application_mode_code').notNull().default('Pin'),
+    percentageComplete: integer('percentage_complete').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('applications_guid').on(t.guid),
+    // The id is its own tie-break: (tenant_id, id) serves the default sort.
+    ...Object.entries(applicationSortKeys).map(([field, key]) =>
+      key.sql === 'id'
+        ? index(`applications_sort_${field.toLowerCase()}`).on(t.tenantId, t.id).where(listed)
+        : index(`applications_sort_${field.toLowerCase()}`).on(t.tenantId, sql.raw(key.sql), t.id).where(listed),
+    ),
+    index('applications_owner').on(t.tenantId, t.ownerId).where(listed),
+    index('applications_assignee').on(t.tenantId, t.assigneeUserId).where(listed),
+    index('applications_location').on(t.tenantId, t.location).where(listed),
+    index('applications_restriction_group').on(t.tenantId, t.restrictionGroup).where(listed),
+    index('applications_products').using('gin', t.productCodes).where(listed),
+    index('applications_search').using('gin', sql.raw(applicationSearchDocument)).where(listed),
+  ],
+);
+
+/** The activity feed (AM §3 Activity item): one entry per state-changing action, written in its transaction. */
+export const applicationActivity = pgTable(
+  'application_activity',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    activity: text('activity').notNull(),
+    userId: uuid('user_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('application_activity_application').on(t.applicationId, t.createdAt)],
+);
+
+/**
+ * Bumped by triggers in the same transaction as any write to applications, owners or user
+ * visibility: list caches (TotalRows, seek positions) are valid only for the version they read.
+ */
+export const applicationDataVersions = pgTable('application_data_versions', {
+  tenantId: text('tenant_id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
+/** Admin column configuration (AM §3): a row only where the tenant departed from the default. */
+export const listColumnSettings = pgTable(
+  'list_column_settings',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    columnName: text('column_name').notNull(),
+    viewable: boolean('viewable').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.columnName] })],
+);
+
+/** Admin detail-row configuration (AM §3): a row only where the tenant departed from the default. */
+export const detailRowSettings = pgTable(
+  'detail_row_settings',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    rowName: text('row_name').notNull(),
+    viewable: boolean('viewable').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.rowName] })],
+);

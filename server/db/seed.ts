@@ -2,6 +2,7 @@ import { applicationManagerClaims, allClaims } from '../../src/domain/claims.ts'
 import type { Database } from './client.ts';
 import { tenantHosts, tenants, users } from './schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
+import { seedDemoApplications } from './applications-seed.ts';
 
 /** The one documented password of every demo account (README). */
 export const demoPassword = 'Demo-Passw0rd!';
@@ -82,10 +83,12 @@ export async function seedDemo(db: Database): Promise<void> {
   await db.insert(tenantHosts).values(hosts).onConflictDoNothing();
   const existing = new Set((await db.select({ email: users.email }).from(users)).map((row) => row.email));
   const missing = demoAccounts.filter((account) => !existing.has(account.email));
-  if (missing.length === 0) return;
-  const passwordHash = await hashPassword(demoPassword);
-  await db
-    .insert(users)
-    .values(missing.map((account) => ({ ...account, passwordHash })))
-    .onConflictDoNothing();
+  if (missing.length > 0) {
+    const passwordHash = await hashPassword(demoPassword);
+    await db
+      .insert(users)
+      .values(missing.map((account) => ({ ...account, passwordHash })))
+      .onConflictDoNothing();
+  }
+  await seedDemoApplications(db);
 }

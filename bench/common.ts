@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '../server/db/client.ts';
+import { readConfig } from '../server/config.ts';
+import { buildApp } from '../server/app.ts';
+import { seedDemo } from '../server/db/seed.ts';
+import { applicationCount, seedApplications } from '../server/db/applications-seed.ts';
+import { users, userVisibility } from '../server/db/schema.ts';
+import { sqlRunner } from '../server/db/applications-sql.ts';
+import { signIn, type TestServer } from '../tests/server/harness.ts';
+
+export const benchApplications = Number(process.env.BENCH_APPLICATIONS ?? 1_000_000);
+export const benchDataDir = process.env.BENCH_DATA_DIR ?? fileURLToPath(new URL('../.data/bench', import.meta.url));
+export const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 20);
+/** PostgreSQL instead of PGlite (the same schema and code); seeded the same way on first use. */
+export const benchDatabaseUrl = process.env.BENCH_DATABASE_URL;
+
+/** A user who sees All Apps through view.allapps.location only (Sydney and Melbourne). */
+export const locationUserEmail = 'bench-location@demo.test';
+
+export interface BenchServer {
+  handle: DatabaseHandle;
+  baseUrl: string;
+  host: string;
+  token(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Opens (seeding once, then reusing) the bench database and serves the real app on a free port. */
+export async function startBenchServer(): Promise<BenchServer> {
+  let started = performance.now();
+  let handle: DatabaseHandle;
+  if (benchDatabaseUrl) {
+    handle = await openDatabase({ url: benchDatabaseUrl });
+    console.log(`PostgreSQL ${await serverVersion(handle)} opened in ${seconds(performance.now() - started)}`);
+  } else {
+    const fresh = !existsSync(benchDataDir);
+    handle = await openDatabase({ dataDir: benchDataDir });
+    if (await tuneSharedBuffers(handle)) {
+      // The setting is read at start-up: reopen.
+      await handle.close();
+      handle = await openDatabase({ dataDir: benchDataDir });
+    }
+    console.log(`PGlite ${await serverVersion(handle)} ${fresh ? 'created' : 'opened'} in ${seconds(performance.now() - started)} (${benchDataDir})`);
+  }
+  console.log(`shared_buffers ${await sharedBuffers(handle)}`);
+  await seedDemo(handle.db);
+  if ((await applicationCount(handle.db, 'demo')) < benchApplications) {
+    started = performance.now();
+    const result = await seedApplications(handle.db, { tenantId: 'demo', total: benchApplications });
+    console.log(
+      `seeded ${result.added.toLocaleString('en-AU')} applications in ${seconds(performance.now() - started)} ` +
+        `(generate ${seconds(result.generateMs)}, COPY ${seconds(result.loadMs)}, indexes ${seconds(result.indexMs)}, then vacuum analyze)`,
+    );
+  }
+  await ensureLocationUser(handle);
+
+  const app = await buildApp({ db: handle.db, config: readConfig({ LOG_LEVEL: 'silent' }) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const host = `127.0.0.1:${port}`;
+  const server: TestServer = { app, db: handle.db, close: async () => undefined };
+  return {
+    handle,
+    host,
+    baseUrl: `http://${host}`,
+    async token(email) {
+      const { tokens } = await signIn(server, email, undefined, host);
+      if (!tokens) throw new Error(`sign-in failed for ${email}`);
+      return tokens.access_token;
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+async function serverVersion({ db }: Pick<DatabaseHandle, 'db'>): Promise<string> {
+  const [row] = await sqlRunner(db).textRows('show server_version', []);
+  return row?.[0] ?? '?';
+}
+
+async function sharedBuffers({ db }: Pick<DatabaseHandle, 'db'>): Promise<string> {
+  const [row] = await sqlRunner(db).textRows('show shared_buffers', []);
+  return row?.[0] ?? '?';
+}
+
+/**
+ * PostgreSQL's shared buffers default to 128 MB, a third of this table; on PGlite every miss is a
+ * read through the WASM file system. Like any Postgres holding a million rows, the bench database
+ * gets a buffer pool that fits the table (BENCH_SHARED_BUFFERS, 'default' to leave it alone).
+ * Returns whether the setting changed (it applies from the next start).
+ */
+async function tuneSharedBuffers({ db }: Pick<DatabaseHandle, 'db'>): Promise<boolean> {
+  const wanted = process.env.BENCH_SHARED_BUFFERS ?? '512MB';
+  const current = await sharedBuffers({ db });
+  if (wanted === 'default') {
+    if (current === '128MB') return false;
+    await db.execute(sql.raw('alter system reset shared_buffers'));
+    return true;
+  }
+  if (current === wanted) return false;
+  await db.execute(sql.raw(`alter system set shared_buffers = '${wanted.replace(/[^0-9A-Za-z]/g, '')}'`));
+  return true;
+}
+
+async function ensureLocationUser({ db }: DatabaseHandle) {
+  const [existing] = await db.select().from(users).where(eq(users.email, locationUserEmail));
+  if (existing) return;
+  const [template] = await db.select().from(users).where(eq(users.email, 'staff@demo.test'));
+  if (!template) throw new Error('demo accounts missing');
+  const [user] = await db
+    .insert(users)
+    .values({
+      tenantId: 'demo',
+      email: locationUserEmail,
+      firstName: 'Lou',
+      lastName: 'Cation',
+      roleName: 'Staff',
+      passwordHash: template.passwordHash,
+      claims: ['view.allapps.location', 'app.export'],
+    })
+    .returning();
+  if (!user) throw new Error('insert failed');
+  await db.insert(userVisibility).values({ userId: user.id, tenantId: 'demo', locations: ['Sydney', 'Melbourne'], restrictionGroups: [] });
+}
+
+export interface Stats {
+  count: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export function summarise(samples: readonly number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
+  return { count: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? 0 };
+}
+
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
+export const ratio = (value: number, budget: number) => `${(value / budget).toFixed(2)}× of ${budget} ms budget`;
+
+export function rssMiB() {
+  return process.memoryUsage().rss / (1024 * 1024);
+}

@@ -1,0 +1,68 @@
+// Load generator for the benchmarks, in a child process: the simulated users' HTTP and JSON work
+// must neither run on the event loop of the server under test nor count in its memory.
+const reply = (message) => process.send?.(message);
+
+/** @param {{ url: string, token: string }} request */
+async function timed(request) {
+  const started = performance.now();
+  const response = await fetch(request.url, { headers: { authorization: `Bearer ${request.token}` } });
+  const body = await response.json();
+  return { ms: performance.now() - started, status: response.status, totalRows: body.TotalRows, maxPage: body.MaxPage };
+}
+
+/** Downloads an export while a user pages the list every 100 ms; reports both. */
+async function exportWithPolling(message) {
+  let exporting = true;
+  const listLatencies = [];
+  const poller = (async () => {
+    let pageNo = 1;
+    while (exporting) {
+      const result = await timed({ url: `${message.listUrl}&pageNo=${pageNo}`, token: message.token });
+      if (result.status !== 200) throw new Error(`list answered ${result.status}`);
+      listLatencies.push(result.ms);
+      pageNo = (pageNo % 500) + 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const started = performance.now();
+  const response = await fetch(message.exportUrl, { headers: { authorization: `Bearer ${message.token}` } });
+  if (response.status !== 200 || !response.body) throw new Error(`export answered ${response.status}`);
+  let bytes = 0;
+  let records = 0;
+  for await (const chunk of response.body) {
+    bytes += chunk.byteLength;
+    for (let index = 0; index < chunk.length; index++) if (chunk[index] === 10) records++;
+  }
+  const exportMs = performance.now() - started;
+  exporting = false;
+  await poller;
+  return { exportMs, bytes, records, listLatencies, contentDisposition: response.headers.get('content-disposition') };
+}
+
+process.on('message', async (message) => {
+  if (message.type === 'export') {
+    try {
+      reply({ id: message.id, export: await exportWithPolling(message) });
+    } catch (error) {
+      reply({ id: message.id, error: String(error) });
+    }
+    return;
+  }
+  try {
+    // message.clients: one array of requests per concurrent client, run one after another.
+    const results = await Promise.all(
+      message.clients.map(async (requests) => {
+        const out = [];
+        for (const request of requests) {
+          out.push({ ...(await timed(request)), tag: request.tag });
+          // A person reads the page before asking for the next one.
+          if (message.thinkMs) await new Promise((resolve) => setTimeout(resolve, message.thinkMs * (0.5 + Math.random())));
+        }
+        return out;
+      }),
+    );
+    reply({ id: message.id, results });
+  } catch (error) {
+    reply({ id: message.id, error: String(error) });
+  }
+});

@@ -1,0 +1,619 @@
+import type { ApplicationListResponse, ApplicationListRow } from '../../src/schemas/applications.schema.ts';
+import { columnField, type SortField } from '../../src/domain/list-columns.ts';
+import { filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
+import type { Database } from './client.ts';
+import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
+import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './applications-sql.ts';
+
+/**
+ * The application list (AM §7) over the denormalised `applications` table, built to answer any
+ * filter + sort + search page in a few milliseconds on a million rows (docs/decisions/001):
+ *
+ * - TotalRows is counted once per (tenant, visibility scope, normalised filters) and cached for the
+ *   tenant's data version, which triggers bump in the same transaction as every write.
+ * - Page positions come from "seek lists": the ordered ids of a (filters, sort), read in keyset
+ *   chunks from the sort index (from the front, or from the back for the last pages) and kept for
+ *   the same data version. A page is then a slice of ids and one primary-key fetch.
+ * - Nothing here is authoritative: every answer is checked against the current data version, so
+ *   any number of server instances can keep their own caches.
+ */
+
+/** Who sees what (docs/decisions/001-visibility-and-list-performance.md). */
+export type ListScope =
+  | { kind: 'mine'; userId: string }
+  | { kind: 'instance' }
+  | { kind: 'restricted'; userId: string; byLocation: boolean; byRestrictionGroup: boolean };
+
+export function scopeKey(scope: ListScope): string {
+  if (scope.kind === 'instance') return 'instance';
+  if (scope.kind === 'mine') return `mine:${scope.userId}`;
+  return `restricted:${scope.userId}:${scope.byLocation ? 'L' : ''}${scope.byRestrictionGroup ? 'R' : ''}`;
+}
+
+/** Collects bound parameters while a statement is written. */
+export class Params {
+  readonly values: SqlParam[] = [];
+  add(value: SqlParam): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** A run of words of q as a prefix tsquery: `smi:* & jo:*` (the words are [a-z0-9]+ only). */
+export const searchQuery = (words: readonly string[]) => words.map((word) => `${word}:*`).join(' & ');
+
+/** The WHERE clause of a list: the tenant, rows that are listed, the caller's scope and the filters. */
+export function listWhere(params: Params, tenantId: string, scope: ListScope, filters: ListFilters): string {
+  const tenant = params.add(tenantId);
+  const clauses = [`tenant_id = ${tenant}`, `status <> 'Cancelled'`];
+
+  if (scope.kind === 'mine') {
+    const user = params.add(scope.userId);
+    clauses.push(
+      `(owner_id = any(array(select o.id from application_owners o where o.tenant_id = ${tenant} and o.global_user_id = ${user}::uuid)) or assignee_user_id = ${user}::uuid)`,
+    );
+  } else if (scope.kind === 'restricted') {
+    const user = params.add(scope.userId);
+    const visibility = (column: string) =>
+      `coalesce((select v.${column} from user_visibility v where v.user_id = ${user}::uuid and v.tenant_id = ${tenant}), '{}'::text[])`;
+    const parts: string[] = [];
+    if (scope.byLocation) parts.push(`location = any(${visibility('locations')})`);
+    if (scope.byRestrictionGroup) parts.push(`restriction_group = any(${visibility('restriction_groups')})`);
+    clauses.push(parts.length > 0 ? `(${parts.join(' or ')})` : 'false');
+  }
+
+  const textIn = (column: string, values: readonly string[]) => {
+    if (values.length > 0) clauses.push(`${column} = any(${params.add(pgArray(values))}::text[])`);
+  };
+  textIn('status', filters.status);
+  textIn('label', filters.label);
+  textIn('system_label', filters.sysLabel);
+  textIn('sub_brand_name', filters.subBrand);
+
+  if (filters.assignee.length > 0) {
+    const ids = filters.assignee.filter((value) => value !== '');
+    const parts: string[] = [];
+    if (ids.length > 0) parts.push(`assignee_user_id = any(${params.add(pgArray(ids))}::uuid[])`);
+    if (ids.length < filters.assignee.length) parts.push('assignee_user_id is null');
+    clauses.push(`(${parts.join(' or ')})`);
+  }
+
+  if (filters.products.length > 0) {
+    const codes = filters.products.filter((value) => value !== '');
+    const none = codes.length < filters.products.length;
+    const codesParam = codes.length > 0 ? params.add(pgArray(codes)) : '';
+    if (filters.mustHaveAllSelectedProducts) {
+      if (codes.length > 0) clauses.push(`product_codes @> ${codesParam}::text[]`);
+      if (none) clauses.push('cardinality(product_codes) = 0');
+    } else {
+      const parts: string[] = [];
+      if (codes.length > 0) parts.push(`product_codes && ${codesParam}::text[]`);
+      if (none) parts.push('cardinality(product_codes) = 0');
+      clauses.push(`(${parts.join(' or ')})`);
+    }
+  }
+
+  if (filters.search.length > 0) {
+    clauses.push(`${applicationSearchDocument} @@ to_tsquery('simple', ${params.add(searchQuery(filters.search))})`);
+  }
+  return clauses.join(' and ');
+}
+
+export const versionSql = (tenantParam: string) =>
+  `(select coalesce(max(version), 0) from application_data_versions where tenant_id = ${tenantParam})`;
+
+/** How each list row field is read, as text, and turned back into its wire value. */
+type FieldReader = { sql: string; parse: (text: string | null) => string | number | null };
+const text = (sql: string): FieldReader => ({ sql, parse: (value) => value ?? '' });
+const int = (sql: string): FieldReader => ({ sql: `(${sql})::text`, parse: (value) => (value === null ? 0 : Number(value)) });
+const epoch = (sql: string) => `floor(date_part('epoch', ${sql}))::bigint`;
+
+export const rowFieldReaders = {
+  ApplicationID: int('id'),
+  ApplicationGuid: text('guid::text'),
+  AccountName: text('account_name'),
+  PrimaryEmail: text('primary_email'),
+  SubBrandName: text('sub_brand_name'),
+  ExternalID: text('external_id'),
+  AccountNumber: text('account_number'),
+  DateCreatedTimestamp: int(epoch('date_created')),
+  DateCompletedTimestamp: int(`coalesce(${epoch('date_completed')}, -1)`),
+  LastDocumentUploadTimestamp: { sql: `${epoch('last_document_upload')}::text`, parse: (value) => (value === null ? null : Number(value)) },
+  ApplicationType: text('application_type'),
+  ShortApplicationType: text('short_application_type'),
+  PromoCode: text('promo_code'),
+  InvestmentAmount: int('investment_amount'),
+  Language: text('language'),
+  AdviserName: text('adviser_name'),
+  ClientName: text('client_name'),
+  LowDocStatus: text('low_doc_status'),
+  DocumentCount: int('document_count'),
+  UserUploadCount: int('user_upload_count'),
+  ApplicationModeCode: text('application_mode_code'),
+  Status: text('status'),
+  PercentageComplete: int('percentage_complete'),
+  AssigneeDisplayName: text('assignee_display_name'),
+  Label: text('label'),
+  SystemLabel: text('system_label'),
+  AssigneeUserId: { sql: 'assignee_user_id::text', parse: (value) => value },
+} satisfies Partial<Record<keyof ApplicationListRow, FieldReader>>;
+type ScalarField = keyof typeof rowFieldReaders;
+const scalarFields = Object.keys(rowFieldReaders) as ScalarField[];
+
+/** Product codes, in the application's order, separated by US (codes are [A-Z0-9_]). */
+export const productCodesSql = 'array_to_string(product_codes, chr(31))';
+export const splitProductCodes = (value: string | null): string[] => (value ? value.split('\u001f') : []);
+
+/** Code to display name; a code missing from the catalogue shows as itself. */
+export type ProductCatalogue = ReadonlyMap<string, string>;
+
+function productFields(codes: readonly string[], catalogue: ProductCatalogue): Pick<ApplicationListRow, 'ProductDisplayNameList' | 'ProductDictionary'> {
+  const names = codes.map((code) => catalogue.get(code) ?? code);
+  return {
+    ProductDisplayNameList: names,
+    ProductDictionary: codes.map((code, index) => ({ Name: names[index] ?? code, Value: code })),
+  };
+}
+
+/** Builds a wire row from the text cells of `rowJson` (in `scalarFields` order, products last). */
+function rowFromText(cells: readonly (string | null)[], catalogue: ProductCatalogue): ApplicationListRow {
+  const row: Record<string, unknown> = {};
+  scalarFields.forEach((field, index) => {
+    row[field] = rowFieldReaders[field].parse(cells[index] ?? null);
+  });
+  const codes = splitProductCodes(cells[scalarFields.length] ?? null);
+  return { ...(row as Omit<ApplicationListRow, 'ProductDisplayNameList' | 'ProductDictionary'>), ...productFields(codes, catalogue) };
+}
+
+/**
+ * A page's rows as one JSON text (an array of arrays of text): PGlite decodes each field of a
+ * result row separately in JavaScript, so one field for the whole page halves the cost of a page.
+ */
+const rowJson = `json_agg(json_build_array(${[...scalarFields.map((field) => rowFieldReaders[field].sql), productCodesSql].join(', ')}))::text`;
+const isTextCells = (value: unknown): value is (string | null)[] =>
+  Array.isArray(value) && value.every((cell) => cell === null || typeof cell === 'string');
+
+/** The sort key of a column and the direction a seek list walks in. */
+interface SortPlan {
+  key: ApplicationSortKey;
+  /** The id is the key itself: no tie-break needed. */
+  idOnly: boolean;
+}
+
+const sortPlanFor = (sort: ListSort): SortPlan => {
+  const field: SortField = columnField[sort.sortBy];
+  const key = applicationSortKeys[field];
+  return { key, idOnly: key.sql === 'id' };
+};
+
+/** ORDER BY and the keyset condition for walking in `ascending` order. */
+function orderAndSeek(plan: SortPlan, ascending: boolean, params: Params, after: { key: string; id: number } | null) {
+  const direction = ascending ? 'asc' : 'desc';
+  const comparison = ascending ? '>' : '<';
+  if (plan.idOnly) {
+    return {
+      order: `id ${direction}`,
+      seek: after ? `id ${comparison} ${params.add(after.id)}::bigint` : '',
+    };
+  }
+  return {
+    order: `${plan.key.sql} ${direction}, id ${direction}`,
+    seek: after
+      ? `(${plan.key.sql}, id) ${comparison} (${params.add(after.key)}::${plan.key.type}, ${params.add(after.id)}::bigint)`
+      : '',
+  };
+}
+
+/** Ordered ids, grown in place (doubling) as chunks arrive. */
+class IdList {
+  private ids = new Float64Array(0);
+  length = 0;
+  after: { key: string; id: number } | null = null;
+  done = false;
+  get bytes() {
+    return this.ids.byteLength;
+  }
+  push(values: readonly number[]) {
+    if (this.length + values.length > this.ids.length) {
+      const grown = new Float64Array(Math.max(1024, (this.length + values.length) * 2));
+      grown.set(this.ids.subarray(0, this.length));
+      this.ids = grown;
+    }
+    this.ids.set(values, this.length);
+    this.length += values.length;
+  }
+  at(index: number) {
+    return this.ids[index] ?? 0;
+  }
+}
+
+interface SeekEntry {
+  version: number;
+  total: number;
+  forward: IdList;
+  backward: IdList;
+  /** Speed of the last chunk read for this list (its rows per millisecond). */
+  rowsPerMs: number | null;
+  /** Extensions run one at a time per entry; concurrent requests wait for the same chunk. */
+  lock: Promise<unknown>;
+}
+
+interface CountEntry {
+  version: number;
+  total: number;
+}
+
+export interface ListEngineOptions {
+  /** Upper bound of memory held by seek lists, in bytes. */
+  maxSeekBytes?: number;
+  maxCountEntries?: number;
+  /**
+   * Seek chunks are sized to take about `chunkTargetMs` each (from the speed of the last chunk), so
+   * that on PGlite, where one query holds the only thread, other requests get in between chunks.
+   */
+  chunkTargetMs?: number;
+  minChunk?: number;
+  maxChunk?: number;
+  /** How long a tenant's product catalogue (code to name) is reused; products change only by seeding. */
+  catalogueMaxAgeMs?: number;
+  /** Past this many rows to read, a page is fetched with OFFSET and not cached. */
+  maxExtension?: number;
+  /**
+   * Lists up to this many rows are read whole in one query that lets the planner use the filters'
+   * own indexes (bitmap scans) and sort: walking a sort index to find sparse matches costs more.
+   */
+  materializeMax?: number;
+}
+
+export interface ListPageRequest extends ListRequest {
+  tenantId: string;
+  scope: ListScope;
+}
+
+class StaleVersion extends Error {}
+
+/** Bounded least-recently-used map (Map keeps insertion order). */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+  set(key: string, value: V) {
+    this.map.delete(key);
+    this.map.set(key, value);
+  }
+  delete(key: string) {
+    this.map.delete(key);
+  }
+  get size() {
+    return this.map.size;
+  }
+  values() {
+    return this.map.values();
+  }
+  /** Drops the least recently used entries while `over()` says so. */
+  evict(over: () => boolean) {
+    for (const key of this.map.keys()) {
+      if (!over()) return;
+      this.map.delete(key);
+    }
+  }
+}
+
+export function createListEngine(db: Database, options: ListEngineOptions = {}) {
+  const runner: SqlRunner = sqlRunner(db);
+  const maxSeekBytes = options.maxSeekBytes ?? 64 * 1024 * 1024;
+  const maxCountEntries = options.maxCountEntries ?? 10_000;
+  const chunkTargetMs = options.chunkTargetMs ?? 40;
+  const minChunk = options.minChunk ?? 500;
+  const maxChunk = options.maxChunk ?? 50_000;
+  const maxExtension = options.maxExtension ?? 100_000;
+  const materializeMax = options.materializeMax ?? 40_000;
+  const catalogueMaxAgeMs = options.catalogueMaxAgeMs ?? 30_000;
+  const catalogues = new Map<string, { at: number; catalogue: Promise<ProductCatalogue> }>();
+
+  function catalogueOf(tenantId: string): Promise<ProductCatalogue> {
+    const cached = catalogues.get(tenantId);
+    if (cached && Date.now() - cached.at < catalogueMaxAgeMs) return cached.catalogue;
+    const catalogue = runner
+      .textRows('select code, name from products where tenant_id = $1', [tenantId])
+      .then((rows) => new Map(rows.map(([code, name]) => [code ?? '', name ?? ''])));
+    catalogues.set(tenantId, { at: Date.now(), catalogue });
+    catalogue.catch(() => catalogues.delete(tenantId));
+    return catalogue;
+  }
+
+  const counts = new Lru<CountEntry>();
+  const pendingCounts = new Map<string, Promise<CountEntry>>();
+  const seeks = new Lru<SeekEntry>();
+  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0 };
+
+  const entryBytes = (entry: SeekEntry) => entry.forward.bytes + entry.backward.bytes;
+  const seekBytes = () => {
+    let bytes = 0;
+    for (const entry of seeks.values()) bytes += entryBytes(entry);
+    return bytes;
+  };
+
+  async function currentVersion(tenantId: string): Promise<number> {
+    const params = new Params();
+    const [row] = await runner.textRows(`select ${versionSql(params.add(tenantId))}::text`, params.values);
+    return Number(row?.[0] ?? 0);
+  }
+
+  async function countRows(request: ListPageRequest, key: string, version: number): Promise<number> {
+    const cached = counts.get(key);
+    if (cached && cached.version === version) {
+      stats.countHits++;
+      return cached.total;
+    }
+    let pending = pendingCounts.get(key);
+    if (!pending) {
+      stats.countMisses++;
+      pending = (async () => {
+        const params = new Params();
+        const where = listWhere(params, request.tenantId, request.scope, request.filters);
+        const [row] = await runner.textRows(
+          `select count(*)::text, ${versionSql('$1')}::text from applications where ${where}`,
+          params.values,
+        );
+        const entry = { total: Number(row?.[0] ?? 0), version: Number(row?.[1] ?? 0) };
+        counts.set(key, entry);
+        counts.evict(() => counts.size > maxCountEntries);
+        return entry;
+      })().finally(() => pendingCounts.delete(key));
+      pendingCounts.set(key, pending);
+    }
+    const entry = await pending;
+    if (entry.version !== version) throw new StaleVersion();
+    return entry.total;
+  }
+
+  /**
+   * Small lists are read whole in one query that lets the planner use the filters' own indexes and
+   * sort. So is a search, whatever its size: only its GIN index finds matches cheaply, and a walk in
+   * sort order would rebuild every word of every row it passes.
+   */
+  const readWhole = (request: ListPageRequest, total: number) => total <= materializeMax || request.filters.search.length > 0;
+
+  /** Reads the next chunk of a seek list in its direction. */
+  async function extend(request: ListPageRequest, entry: SeekEntry, list: IdList, ascending: boolean) {
+    const plan = sortPlanFor(request.sort);
+    const params = new Params();
+    const where = listWhere(params, request.tenantId, request.scope, request.filters);
+    if (readWhole(request, entry.total) && list.length === 0) {
+      const direction = ascending ? 'asc' : 'desc';
+      const whole = await runner.idChunk(
+        `with listed as materialized (select id, ${plan.key.sql} as sort_value from applications where ${where}) ` +
+          `select id as seek_id, sort_value::text as seek_key, ${versionSql('$1')}::text as seek_version from listed order by sort_value ${direction}, id ${direction}`,
+        params.values,
+      );
+      stats.seekChunks++;
+      if (whole.version !== null && whole.version !== entry.version) throw new StaleVersion();
+      list.push(whole.ids);
+      list.done = true;
+      return;
+    }
+    const { order, seek } = orderAndSeek(plan, ascending, params, list.after);
+    // Rows per millisecond of the previous chunk of this entry decide the size of this one.
+    // Reading ahead costs little while a chunk stays within its time target, and saves later trips.
+    const bySpeed = entry.rowsPerMs === null ? minChunk : Math.round(entry.rowsPerMs * chunkTargetMs);
+    const limit = Math.min(maxChunk, Math.max(minChunk, bySpeed));
+    const started = performance.now();
+    const chunk = await runner.idChunk(
+      `select id as seek_id, (${plan.key.sql})::text as seek_key, ${versionSql('$1')}::text as seek_version from applications where ${where}${seek ? ` and ${seek}` : ''} order by ${order} limit ${params.add(limit)}`,
+      params.values,
+    );
+    stats.seekChunks++;
+    entry.rowsPerMs = chunk.ids.length / Math.max(1, performance.now() - started);
+    if (chunk.version !== null && chunk.version !== entry.version) throw new StaleVersion();
+    list.push(chunk.ids);
+    const lastId = chunk.ids[chunk.ids.length - 1];
+    if (chunk.ids.length < limit || lastId === undefined || chunk.lastKey === null) list.done = true;
+    else list.after = { key: chunk.lastKey, id: lastId };
+  }
+
+  /**
+   * A search is read whole (see readWhole), so the list itself gives TotalRows: one pass over the
+   * GIN index instead of a count and then the list.
+   */
+  async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
+    const cached = counts.get(key);
+    if (cached && cached.version === version) {
+      stats.countHits++;
+      return cached.total;
+    }
+    stats.countMisses++;
+    let entry = seeks.get(seekKey);
+    if (!entry || entry.version !== version) {
+      entry = { version, total: Number.POSITIVE_INFINITY, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      seeks.set(seekKey, entry);
+    }
+    const current = entry;
+    const work = current.lock.then(async () => {
+      if (!current.forward.done) await extend(request, current, current.forward, request.sort.sortType === 'asc');
+    });
+    current.lock = work.catch(() => undefined);
+    try {
+      await work;
+    } catch (error) {
+      seeks.delete(seekKey);
+      throw error;
+    }
+    current.total = current.forward.length;
+    counts.set(key, { version, total: current.total });
+    counts.evict(() => counts.size > maxCountEntries);
+    return current.total;
+  }
+
+  /** The ids of rows [start, end) of the list, from its seek lists, reading chunks as needed. */
+  async function pageIds(request: ListPageRequest, seekKey: string, version: number, total: number, start: number, end: number): Promise<number[] | undefined> {
+    let entry = seeks.get(seekKey);
+    if (!entry || entry.version !== version) {
+      entry = { version, total, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      seeks.set(seekKey, entry);
+    }
+    const current = entry;
+    const fromForward = () => {
+      const ids: number[] = [];
+      for (let index = start; index < end; index++) ids.push(current.forward.at(index));
+      return ids;
+    };
+    // The backward list holds the rows from the last one backwards: row i is backward[total - 1 - i].
+    const fromBackward = () => {
+      const ids: number[] = [];
+      for (let index = start; index < end; index++) ids.push(current.backward.at(total - 1 - index));
+      return ids;
+    };
+    const covered = () => {
+      if (current.forward.length >= end || current.forward.done) return fromForward;
+      if (current.backward.length >= total - start || current.backward.done) return fromBackward;
+      return undefined;
+    };
+
+    const ready = covered();
+    if (ready) {
+      stats.seekHits++;
+      return ready();
+    }
+    const work = current.lock.then(async () => {
+      for (;;) {
+        if (covered()) return;
+        const forwardNeed = end - current.forward.length;
+        const backwardNeed = total - start - current.backward.length;
+        const useForward = forwardNeed <= backwardNeed;
+        if (Math.min(forwardNeed, backwardNeed) > maxExtension && !readWhole(request, total)) return;
+        const ascending = request.sort.sortType === 'asc' ? useForward : !useForward;
+        await extend(request, current, useForward ? current.forward : current.backward, ascending);
+      }
+    });
+    current.lock = work.catch(() => undefined);
+    try {
+      await work;
+    } catch (error) {
+      seeks.delete(seekKey);
+      throw error;
+    }
+    seeks.evict(() => seekBytes() > maxSeekBytes);
+    return covered()?.();
+  }
+
+  /** A page far from both ends of a huge list: OFFSET on the sort index, not worth caching. */
+  async function offsetIds(request: ListPageRequest, total: number, start: number, end: number): Promise<number[]> {
+    stats.offsetFallbacks++;
+    const plan = sortPlanFor(request.sort);
+    const params = new Params();
+    const where = listWhere(params, request.tenantId, request.scope, request.filters);
+    // Walk from whichever end is nearer.
+    const fromEnd = total - end < start;
+    const ascending = (request.sort.sortType === 'asc') !== fromEnd;
+    const { order } = orderAndSeek(plan, ascending, params, null);
+    const offset = fromEnd ? total - end : start;
+    const rows = await runner.textRows(
+      `select id::text as page_id from applications where ${where} order by ${order} offset ${params.add(offset)} limit ${params.add(end - start)}`,
+      params.values,
+    );
+    const ids = rows.map((row) => Number(row[0]));
+    return fromEnd ? ids.reverse() : ids;
+  }
+
+  /** Fetches rows by id, in that order, with the data version they were read at. */
+  async function fetchRows(tenantId: string, ids: readonly number[]): Promise<{ version: number; rows: ApplicationListRow[] }> {
+    const params = new Params();
+    const tenant = params.add(tenantId);
+    const idList = params.add(`{${ids.join(',')}}`);
+    const catalogue = await catalogueOf(tenantId);
+    const [result] = await runner.preparedTextRows(
+      'application_list_rows',
+      `select ${versionSql(tenant)}::text, (select ${rowJson} from applications where tenant_id = ${tenant}::text and id = any(${idList}::bigint[]))`,
+      params.values,
+    );
+    const version = Number(result?.[0] ?? 0);
+    const parsed: unknown = result?.[1] ? JSON.parse(result[1]) : [];
+    const byId = new Map<number, ApplicationListRow>();
+    for (const cells of Array.isArray(parsed) ? parsed : []) {
+      if (!isTextCells(cells)) continue;
+      const row = rowFromText(cells, catalogue);
+      byId.set(row.ApplicationID, row);
+    }
+    return { version, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+  }
+
+  async function attempt(request: ListPageRequest, optimistic: boolean): Promise<ApplicationListResponse> {
+    const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
+    const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
+    const { pageNo, rowsPerPage } = request.paging;
+    const start = (pageNo - 1) * rowsPerPage;
+
+    let version: number;
+    let total: number;
+    let ids: number[] | undefined;
+    const cachedCount = counts.get(key);
+    const cachedSeek = seeks.get(seekKey);
+    if (optimistic && cachedCount && (start >= cachedCount.total || cachedSeek?.version === cachedCount.version)) {
+      // Believe the caches, and let the row fetch tell whether the data moved since.
+      stats.countHits++;
+      version = cachedCount.version;
+      total = cachedCount.total;
+      const end = Math.min(start + rowsPerPage, total);
+      ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
+    } else {
+      version = await currentVersion(request.tenantId);
+      total = request.filters.search.length > 0 ? await searchRows(request, key, seekKey, version) : await countRows(request, key, version);
+      const end = Math.min(start + rowsPerPage, total);
+      ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
+    }
+    const end = Math.min(start + rowsPerPage, total);
+    if (ids === undefined) ids = await offsetIds(request, total, start, end);
+    const fetched = await fetchRows(request.tenantId, ids);
+    if (fetched.version !== version) throw new StaleVersion();
+    return { Applications: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+  }
+
+  return {
+    /** One page of a list with its TotalRows and MaxPage. */
+    async page(request: ListPageRequest): Promise<ApplicationListResponse> {
+      stats.requests++;
+      for (let tries = 0; ; tries++) {
+        try {
+          return await attempt(request, tries === 0);
+        } catch (error) {
+          if (!(error instanceof StaleVersion) || tries >= 3) throw error;
+          stats.staleRetries++;
+        }
+      }
+    },
+    /** The tenant's current data version (what every cache entry is checked against). */
+    version: currentVersion,
+    stats: () => ({
+      ...stats,
+      countEntries: counts.size,
+      seekEntries: seeks.size,
+      seekBytes: seekBytes(),
+      maxSeekBytes,
+    }),
+    clear() {
+      seeks.evict(() => true);
+      counts.evict(() => true);
+    },
+  };
+}
+
+export type ListEngine = ReturnType<typeof createListEngine>;
+
+const engines = new WeakMap<Database, ListEngine>();
+
+/** One engine (and so one cache) per database handle, shared by the list, export and admin routes. */
+export function listEngineFor(db: Database): ListEngine {
+  let engine = engines.get(db);
+  if (!engine) {
+    engine = createListEngine(db);
+    engines.set(db, engine);
+  }
+  return engine;
+}

@@ -1,0 +1,405 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
+import { emptyFilters } from '../../src/domain/list-request.ts';
+import {
+  detailRowCatalogue,
+  detailRowNames,
+  fixedListColumns,
+  isDetailRow,
+  isListColumn,
+  listColumnCatalogue,
+  listColumnNames,
+  visibleDetailRows,
+  visibleListColumns,
+} from '../../src/domain/list-columns.ts';
+import type { Database } from './client.ts';
+import {
+  applicationActivity,
+  applicationLabels,
+  applicationOwners,
+  applications,
+  detailRowSettings,
+  listColumnSettings,
+  products,
+  serverSecrets,
+  subBrands,
+  users,
+  userVisibility,
+} from './schema.ts';
+import { listWhere, Params, type ListScope } from './applications-list.ts';
+import type { SqlParam } from './applications-sql.ts';
+
+/** The caller as the application store needs them (a subset of the API principal). */
+export interface Actor {
+  userId: string;
+  tenantId: string;
+  displayName: string;
+  email: string;
+  claims: readonly string[];
+}
+
+/** My Apps: what the user owns or is assigned to (docs/decisions/001). */
+export const myAppsScope = (actor: Actor): ListScope => ({ kind: 'mine', userId: actor.userId });
+
+/**
+ * All Apps: the whole tenant with view.allapps.instance; otherwise the applications of the user's
+ * locations (view.allapps.location) and/or restriction groups (view.allapps.restrictiongroup).
+ */
+export function allAppsScope(actor: Actor): ListScope {
+  if (actor.claims.includes('view.allapps.instance')) return { kind: 'instance' };
+  return {
+    kind: 'restricted',
+    userId: actor.userId,
+    byLocation: actor.claims.includes('view.allapps.location'),
+    byRestrictionGroup: actor.claims.includes('view.allapps.restrictiongroup'),
+  };
+}
+
+/** Every scope the actor holds: an application is visible to them when it is in any. */
+export function visibleScopes(actor: Actor): ListScope[] {
+  const scopes: ListScope[] = [];
+  if (actor.claims.includes(myAppsClaim)) scopes.push(myAppsScope(actor));
+  if (allAppsClaims.some((claim) => actor.claims.includes(claim))) scopes.push(allAppsScope(actor));
+  return scopes;
+}
+
+/** A statement written with `$n` placeholders (the list's builder) as a Drizzle SQL fragment. */
+export function toSql(text: string, params: readonly SqlParam[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, match.index)));
+    chunks.push(sql`${params[Number(match[1]) - 1] ?? null}`);
+    last = match.index + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}
+
+/** "The actor can see this row" as a condition over `applications`. */
+function visibleTo(actor: Actor): SQL {
+  const scopes = visibleScopes(actor);
+  if (scopes.length === 0) return sql`false`;
+  const parts = scopes.map((scope) => {
+    const params = new Params();
+    return toSql(`(${listWhere(params, actor.tenantId, scope, emptyFilters)})`, params.values);
+  });
+  // Parenthesised: Drizzle's and() does not wrap raw fragments, and OR binds looser than AND.
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => uuidPattern.test(value);
+
+/**
+ * Cancels each application in its own transaction with its activity-feed entry, so one failure
+ * (unknown, another tenant's, not visible, already cancelled) leaves the others cancelled.
+ */
+export async function cancelApplications(
+  db: Database,
+  actor: Actor,
+  guids: readonly string[],
+  onError?: (error: unknown, guid: string) => void,
+) {
+  const results: { ApplicationGuid: string; Success: boolean }[] = [];
+  for (const guid of guids) {
+    let success = false;
+    if (isUuid(guid)) {
+      // A failure inside rolls back this application's transaction only (status and feed entry together).
+      success = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ id: applications.id })
+          .from(applications)
+          .where(and(eq(applications.guid, guid.toLowerCase()), eq(applications.tenantId, actor.tenantId), visibleTo(actor)))
+          .for('update');
+        if (!row) return false;
+        await tx
+          .update(applications)
+          .set({ status: 'Cancelled', previousStatus: sql`${applications.status}` })
+          .where(eq(applications.id, row.id));
+        await tx.insert(applicationActivity).values({
+          tenantId: actor.tenantId,
+          applicationId: row.id,
+          userId: actor.userId,
+          activity: `Application cancelled by ${actor.displayName}`,
+        });
+        return true;
+      }).catch((error: unknown) => {
+        onError?.(error, guid);
+        return false;
+      });
+    }
+    results.push({ ApplicationGuid: guid, Success: success });
+  }
+  return results;
+}
+
+type Owner = typeof applicationOwners.$inferSelect;
+
+async function visibilityOf(db: Database, actor: Actor) {
+  const [row] = await db.select().from(userVisibility).where(eq(userVisibility.userId, actor.userId));
+  return { locations: row?.locations ?? [], restrictionGroups: row?.restrictionGroups ?? [] };
+}
+
+/** The actor's own owner record (created on first use), for applications they start themselves. */
+export async function ownerForActor(db: Database, actor: Actor): Promise<Owner> {
+  const { locations } = await visibilityOf(db, actor);
+  await db
+    .insert(applicationOwners)
+    .values({
+      tenantId: actor.tenantId,
+      globalUserId: actor.userId,
+      displayName: actor.displayName,
+      email: actor.email,
+      location: locations[0] ?? '',
+    })
+    .onConflictDoNothing();
+  const [owner] = await db
+    .select()
+    .from(applicationOwners)
+    .where(and(eq(applicationOwners.tenantId, actor.tenantId), eq(applicationOwners.globalUserId, actor.userId)));
+  if (!owner) throw new Error('Owner record missing after insert.');
+  return owner;
+}
+
+export async function findOwner(db: Database, tenantId: string, ownerId: string, globalUserId: string) {
+  const [owner] = await db
+    .select()
+    .from(applicationOwners)
+    .where(
+      and(
+        eq(applicationOwners.tenantId, tenantId),
+        eq(applicationOwners.id, ownerId.toLowerCase()),
+        eq(applicationOwners.globalUserId, globalUserId.toLowerCase()),
+      ),
+    );
+  return owner;
+}
+
+/** Creates an application in its first status with the activity-feed entry, in one transaction. */
+export async function createApplication(db: Database, actor: Actor, owner: Owner) {
+  const { restrictionGroups } = await visibilityOf(db, actor);
+  return db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(applications)
+      .values({
+        tenantId: actor.tenantId,
+        status: 'Adviser edit',
+        ownerId: owner.id,
+        adviserName: owner.displayName,
+        location: owner.location,
+        restrictionGroup: restrictionGroups[0] ?? '',
+        applicationType: 'Individual',
+        shortApplicationType: 'IND',
+        language: 'English',
+        lowDocStatus: 'Required',
+        applicationModeCode: 'Pin',
+      })
+      .returning({ id: applications.id, guid: applications.guid });
+    if (!created) throw new Error('Insert returned nothing.');
+    const onBehalf = owner.globalUserId === actor.userId ? '' : ` on behalf of ${owner.displayName}`;
+    await tx.insert(applicationActivity).values({
+      tenantId: actor.tenantId,
+      applicationId: created.id,
+      userId: actor.userId,
+      activity: `Application created by ${actor.displayName}${onBehalf}`,
+    });
+    return created;
+  });
+}
+
+/** The application behind the external form page, only within the tenant of the host. */
+export async function findApplicationByGuid(db: Database, tenantId: string, guid: string) {
+  if (!isUuid(guid)) return undefined;
+  const [row] = await db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.guid, guid.toLowerCase()), eq(applications.tenantId, tenantId)));
+  return row;
+}
+
+export interface FormDetails {
+  accountName: string;
+  clientName: string;
+  primaryEmail: string;
+}
+
+/** What the provider's form saves, with its activity-feed entry in the same transaction. */
+export async function saveFormDetails(db: Database, tenantId: string, applicationId: number, details: FormDetails) {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(applications)
+      .set(details)
+      .where(and(eq(applications.id, applicationId), eq(applications.tenantId, tenantId)));
+    await tx.insert(applicationActivity).values({
+      tenantId,
+      applicationId,
+      activity: 'Application details saved in the application form',
+    });
+  });
+}
+
+const formSecrets = new WeakMap<Database, Promise<Buffer>>();
+
+/** The key that signs application-form links; in the database so every instance agrees. */
+function formSecret(db: Database): Promise<Buffer> {
+  let secret = formSecrets.get(db);
+  if (!secret) {
+    secret = (async () => {
+      const name = 'application-form';
+      await db.insert(serverSecrets).values({ name, value: { key: randomBytes(32).toString('hex') } }).onConflictDoNothing();
+      const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, name));
+      const key = (row?.value as { key?: string } | undefined)?.key;
+      if (!key) throw new Error('Application form secret missing.');
+      return Buffer.from(key, 'hex');
+    })();
+    formSecrets.set(db, secret);
+  }
+  return secret;
+}
+
+export const formLinkLifetimeSeconds = 24 * 60 * 60;
+
+const formMac = (secret: Buffer, tenantId: string, guid: string, expires: number) =>
+  createHmac('sha256', secret).update(`${tenantId}:${guid.toLowerCase()}:${expires}`).digest('base64url');
+
+/** A link token for one application's form: expiry and an HMAC over tenant, application and expiry. */
+export async function signFormToken(db: Database, tenantId: string, guid: string, now = Date.now()) {
+  const expires = Math.floor(now / 1000) + formLinkLifetimeSeconds;
+  return `${expires}.${formMac(await formSecret(db), tenantId, guid, expires)}`;
+}
+
+export async function verifyFormToken(db: Database, tenantId: string, guid: string, token: string, now = Date.now()) {
+  const [expiresText, mac] = token.split('.');
+  const expires = Number(expiresText);
+  if (!mac || !Number.isInteger(expires) || expires * 1000 < now) return false;
+  const expected = Buffer.from(formMac(await formSecret(db), tenantId, guid, expires));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/* Lookups (AM §7): each a Name/Value list of the tenant. */
+
+export async function labelOptions(db: Database, tenantId: string, kind: 'label' | 'system') {
+  const rows = await db
+    .select({ name: applicationLabels.name })
+    .from(applicationLabels)
+    .where(and(eq(applicationLabels.tenantId, tenantId), eq(applicationLabels.kind, kind)))
+    .orderBy(asc(applicationLabels.name));
+  return rows.map(({ name }) => ({ Name: name, Value: name }));
+}
+
+export async function subBrandOptions(db: Database, tenantId: string) {
+  const rows = await db.select({ name: subBrands.name }).from(subBrands).where(eq(subBrands.tenantId, tenantId)).orderBy(asc(subBrands.name));
+  return rows.map(({ name }) => ({ Name: name, Value: name }));
+}
+
+export async function productOptions(db: Database, tenantId: string) {
+  const rows = await db
+    .select({ code: products.code, name: products.name })
+    .from(products)
+    .where(eq(products.tenantId, tenantId))
+    .orderBy(asc(products.sortOrder), asc(products.name));
+  return rows.map(({ code, name }) => ({ Name: name, Value: code }));
+}
+
+/** Staff of the tenant; Assignable when they can still sign in and see applications. */
+export async function assigneeOptions(db: Database, tenantId: string) {
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, status: users.status, claims: users.claims })
+    .from(users)
+    .where(eq(users.tenantId, tenantId))
+    .orderBy(asc(users.firstName), asc(users.lastName));
+  const listClaims = [myAppsClaim, ...allAppsClaims];
+  return rows.map((row) => ({
+    Name: `${row.firstName} ${row.lastName}`.trim(),
+    Value: row.id,
+    Assignable: row.status === 'Active' && row.claims.some((claim) => listClaims.includes(claim)),
+  }));
+}
+
+export async function ownerOptions(db: Database, tenantId: string) {
+  const rows = await db
+    .select()
+    .from(applicationOwners)
+    .where(eq(applicationOwners.tenantId, tenantId))
+    .orderBy(asc(applicationOwners.displayName));
+  return rows.map((row) => ({ PublicId: row.id, DisplayName: row.displayName, GlobalUserId: row.globalUserId }));
+}
+
+/* Tenant configuration of list columns and detail rows (AM §2 Admin configuration page). */
+
+async function columnOverrides(db: Database, tenantId: string) {
+  const rows = await db.select().from(listColumnSettings).where(eq(listColumnSettings.tenantId, tenantId));
+  return new Map(rows.map((row) => [row.columnName, row.viewable]));
+}
+
+async function rowOverrides(db: Database, tenantId: string) {
+  const rows = await db.select().from(detailRowSettings).where(eq(detailRowSettings.tenantId, tenantId));
+  return new Map(rows.map((row) => [row.rowName, row.viewable]));
+}
+
+export async function visibleColumns(db: Database, tenantId: string) {
+  return visibleListColumns(await columnOverrides(db, tenantId));
+}
+
+export async function visibleRows(db: Database, tenantId: string) {
+  return visibleDetailRows(await rowOverrides(db, tenantId));
+}
+
+export async function columnConfiguration(db: Database, tenantId: string) {
+  const visible = new Set<string>(await visibleColumns(db, tenantId));
+  return listColumnNames.map((name) => ({
+    ColumnName: name,
+    Description: listColumnCatalogue[name].description,
+    Viewable: visible.has(name),
+  }));
+}
+
+export async function rowConfiguration(db: Database, tenantId: string) {
+  const visible = new Set<string>(await visibleRows(db, tenantId));
+  return detailRowNames.map((name) => ({
+    ApplicationDetailRowName: name,
+    Description: detailRowCatalogue[name].description,
+    Viewable: visible.has(name),
+  }));
+}
+
+/** Why a save is refused, naming the field; undefined when it is acceptable. */
+export function columnSaveProblem(columns: readonly { ColumnName: string; Viewable: boolean }[]): string | undefined {
+  for (const column of columns) {
+    if (!isListColumn(column.ColumnName)) return `Columns: unknown column ${column.ColumnName}`;
+    if (!column.Viewable && fixedListColumns.includes(column.ColumnName)) {
+      return `Columns: ${column.ColumnName} is always visible and cannot be hidden`;
+    }
+  }
+  return undefined;
+}
+
+export function rowSaveProblem(rows: readonly { ApplicationDetailRowName: string }[]): string | undefined {
+  const unknown = rows.find((row) => !isDetailRow(row.ApplicationDetailRowName));
+  return unknown ? `Rows: unknown row ${unknown.ApplicationDetailRowName}` : undefined;
+}
+
+export async function saveColumnConfiguration(db: Database, tenantId: string, columns: readonly { ColumnName: string; Viewable: boolean }[]) {
+  await db.transaction(async (tx) => {
+    for (const column of columns) {
+      await tx
+        .insert(listColumnSettings)
+        .values({ tenantId, columnName: column.ColumnName, viewable: column.Viewable })
+        .onConflictDoUpdate({ target: [listColumnSettings.tenantId, listColumnSettings.columnName], set: { viewable: column.Viewable } });
+    }
+  });
+}
+
+export async function saveRowConfiguration(db: Database, tenantId: string, rows: readonly { ApplicationDetailRowName: string; Viewable: boolean }[]) {
+  await db.transaction(async (tx) => {
+    for (const row of rows) {
+      await tx
+        .insert(detailRowSettings)
+        .values({ tenantId, rowName: row.ApplicationDetailRowName, viewable: row.Viewable })
+        .onConflictDoUpdate({ target: [detailRowSettings.tenantId, detailRowSettings.rowName], set: { viewable: row.Viewable } });
+    }
+  });
+}

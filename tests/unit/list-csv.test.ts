@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parse } from 'csv-parse/sync';
+import { csvField, csvRecord, isoFromUnixSeconds, listCellText, neutraliseFormula } from '../../src/domain/list-csv.ts';
+
+describe('neutraliseFormula', () => {
+  it.each(['=1+2', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\rx'])('prefixes %j with an apostrophe', (value) => {
+    expect(neutraliseFormula(value)).toBe(`'${value}`);
+  });
+
+  it('leaves other text alone, including a formula character later in the cell', () => {
+    expect(neutraliseFormula('Smith = Jones')).toBe('Smith = Jones');
+    expect(neutraliseFormula('')).toBe('');
+    expect(neutraliseFormula("'=already")).toBe("'=already");
+  });
+});
+
+describe('csvField and csvRecord (RFC 4180)', () => {
+  it('quotes fields holding a quote, comma, CR or LF and doubles the quotes', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('=1,2')).toBe(`"'=1,2"`);
+  });
+
+  it('ends every record with CRLF', () => {
+    expect(csvRecord(['a', 'b'])).toBe('a,b\r\n');
+  });
+
+  it('round-trips any text through a CSV parser, neutralised and otherwise unchanged', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string({ unit: 'binary' }), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        const width = rows[0]!.length;
+        const table = rows.map((row) => Array.from({ length: width }, (_, index) => row[index] ?? ''));
+        const text = table.map(csvRecord).join('');
+        const parsed: string[][] = parse(text, { relax_column_count: false });
+        expect(parsed).toEqual(table.map((row) => row.map(neutraliseFormula)));
+      }),
+    );
+  });
+});
+
+describe('listCellText', () => {
+  const row = {
+    ApplicationID: 42,
+    DateCreatedTimestamp: 1_700_000_000,
+    DateCompletedTimestamp: -1,
+    LastDocumentUploadTimestamp: null,
+    ProductDisplayNameList: ['Term Deposit', 'Managed Funds'],
+    ApplicationModeCode: 'PrintandSign',
+    InvestmentAmount: 25_000,
+    Label: '',
+  };
+
+  it('writes dates as ISO 8601 in UTC and "never" as empty', () => {
+    expect(listCellText('CreatedDate', row)).toBe('2023-11-14T22:13:20Z');
+    expect(listCellText('DateCompleted', row)).toBe('');
+    expect(listCellText('LastDocumentUploadDate', row)).toBe('');
+    expect(isoFromUnixSeconds(0)).toBe('1970-01-01T00:00:00Z');
+    expect(isoFromUnixSeconds(NaN)).toBe('');
+  });
+
+  it('agrees with Date for any second of any day', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800 }), (seconds) => {
+        expect(isoFromUnixSeconds(seconds)).toBe(new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+      }),
+    );
+  });
+
+  it('writes products by name, the signing mode as shown, numbers as digits', () => {
+    expect(listCellText('Products', row)).toBe('Term Deposit, Managed Funds');
+    expect(listCellText('SigningMode', row)).toBe('Print & Sign');
+    expect(listCellText('SigningMode', { ApplicationModeCode: 'Pin' })).toBe('Online');
+    expect(listCellText('ID', row)).toBe('42');
+    expect(listCellText('InvestmentAmount', row)).toBe('25000');
+    expect(listCellText('Label', row)).toBe('');
+  });
+});
