@@ -1,7 +1,16 @@
-import { sortableColumns, type SortColumn } from '../schemas/applications.schema.ts';
+import type { SortColumn } from '../schemas/applications.schema.ts';
+import { defaultSortBy, defaultSortType } from './list-columns.ts';
+import {
+  arrayFilterParams,
+  defaultRowsPerPage,
+  listQueryParams,
+  maxRowsPerPage,
+  parseListRequest,
+  type RawListQuery,
+} from './list-request.ts';
 
 /** The packed filters of AM §2, each a JSON array in the address and in the API call. */
-export const arrayFilterKeys = ['status', 'label', 'sysLabel', 'assignee', 'subBrand', 'products'] as const;
+export const arrayFilterKeys = arrayFilterParams;
 export type ArrayFilterKey = (typeof arrayFilterKeys)[number];
 
 export type SortType = 'asc' | 'desc';
@@ -16,8 +25,7 @@ export interface ApplicationListQuery extends Record<ArrayFilterKey, string[]> {
   sortType: SortType;
 }
 
-export const defaultRowsPerPage = 20;
-export const maxRowsPerPage = 200;
+export { defaultRowsPerPage, maxRowsPerPage };
 /** The '(None)' option: an empty value that matches applications without one. */
 export const noneValue = '';
 
@@ -32,67 +40,38 @@ export const defaultListQuery: ApplicationListQuery = {
   products: [],
   mustHaveAllSelectedProducts: false,
   q: '',
-  sortBy: 'ID',
-  sortType: 'desc',
+  sortBy: defaultSortBy,
+  sortType: defaultSortType,
 };
 
 export type ParseResult = { ok: true; query: ApplicationListQuery } | { ok: false; parameter: string; message: string };
 
 type ParamSource = { get(name: string): string | null };
 
-const fail = (parameter: string, message: string): ParseResult => ({ ok: false, parameter, message: `${parameter}: ${message}` });
+/** JSON arrays of strings, order and duplicates as written (the address keeps what people chose). */
+const stringArray = (raw: string | null): string[] => {
+  const value: unknown = raw ? JSON.parse(raw) : [];
+  return Array.isArray(value) ? [...new Set(value.filter((item): item is string => typeof item === 'string'))] : [];
+};
 
-function parsePositiveInt(raw: string | null, fallback: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (raw === null || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) return undefined;
-  const value = Number(raw);
-  return value >= 1 && value <= max ? value : undefined;
-}
-
-function parseStringArray(raw: string | null): string[] | undefined {
-  if (raw === null || raw === '') return [];
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (Array.isArray(value) && value.every((item): item is string => typeof item === 'string')) return [...new Set(value)];
-  } catch {
-    // falls through to "not a JSON array of strings"
-  }
-  return undefined;
-}
-
-/** Reads a list query from address or API parameters; the first bad parameter is named. */
+/**
+ * Reads a list query from the address. Validity is decided by the server's own reading
+ * (`parseListRequest`), so the portal accepts exactly what the API accepts and names the same
+ * parameter when it does not; the address query keeps values as written, unnormalised.
+ */
 export function parseListQuery(params: ParamSource): ParseResult {
-  const pageNo = parsePositiveInt(params.get('pageNo'), 1);
-  if (pageNo === undefined) return fail('pageNo', 'must be a whole number from 1');
-  const rowsPerPage = parsePositiveInt(params.get('rowsPerPage'), defaultRowsPerPage, maxRowsPerPage);
-  if (rowsPerPage === undefined) return fail('rowsPerPage', `must be a whole number from 1 to ${maxRowsPerPage}`);
-
-  const query: ApplicationListQuery = { ...defaultListQuery, pageNo, rowsPerPage };
-  for (const key of arrayFilterKeys) {
-    const values = parseStringArray(params.get(key));
-    if (values === undefined) return fail(key, 'must be a JSON array of strings');
-    query[key] = values;
+  const raw: RawListQuery = {};
+  for (const name of listQueryParams) {
+    const value = params.get(name);
+    if (value !== null) raw[name] = value;
   }
-
-  const mustHaveAll = params.get('mustHaveAllSelectedProducts');
-  if (mustHaveAll !== null && mustHaveAll !== '' && mustHaveAll !== 'true' && mustHaveAll !== 'false') {
-    return fail('mustHaveAllSelectedProducts', 'must be true or false');
-  }
-  query.mustHaveAllSelectedProducts = mustHaveAll === 'true';
-
-  query.q = (params.get('q') ?? '').trim().slice(0, 200);
-
-  const sortBy = params.get('sortBy');
-  if (sortBy !== null && sortBy !== '') {
-    const column = sortableColumns.find((name) => name === sortBy);
-    if (!column) return fail('sortBy', `unknown column ${sortBy}`);
-    query.sortBy = column;
-  }
-  const sortType = params.get('sortType');
-  if (sortType !== null && sortType !== '') {
-    if (sortType !== 'asc' && sortType !== 'desc') return fail('sortType', 'must be asc or desc');
-    query.sortType = sortType;
-  }
+  const checked = parseListRequest(raw);
+  if (!checked.ok) return { ok: false, parameter: checked.param, message: `${checked.param}: ${checked.message}` };
+  const { paging, sort } = checked.value;
+  const query: ApplicationListQuery = { ...defaultListQuery, ...paging, ...sort };
+  for (const key of arrayFilterKeys) query[key] = stringArray(params.get(key));
+  query.mustHaveAllSelectedProducts = params.get('mustHaveAllSelectedProducts')?.toLowerCase() === 'true';
+  query.q = (params.get('q') ?? '').trim();
   return { ok: true, query };
 }
 
@@ -131,10 +110,4 @@ export const withQueryChange = (query: ApplicationListQuery, change: Partial<Omi
 export function nextSort(query: ApplicationListQuery, column: SortColumn): Pick<ApplicationListQuery, 'sortBy' | 'sortType'> {
   if (query.sortBy !== column) return { sortBy: column, sortType: 'desc' };
   return { sortBy: column, sortType: query.sortType === 'desc' ? 'asc' : 'desc' };
-}
-
-/** A key that is equal for queries listing the same rows (used to cache TotalRows). */
-export function filterKey(query: ApplicationListQuery): string {
-  const sorted = arrayFilterKeys.map((key) => [key, [...query[key]].sort()]);
-  return JSON.stringify([sorted, query.mustHaveAllSelectedProducts, query.q.toLowerCase()]);
 }

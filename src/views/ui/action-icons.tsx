@@ -1,16 +1,8 @@
 /** More decorative icons for the list and its dialogs; like icons.tsx, aria-hidden, named by their control. */
-const iconProps = {
-  width: 18,
-  height: 18,
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-  'aria-hidden': true,
-  focusable: false,
-} as const;
+import { iconProps as baseIconProps } from './icons.tsx';
+
+/** A size smaller than the header's, to sit in dense toolbars and table cells. */
+const iconProps = { ...baseIconProps, width: 18, height: 18 } as const;
 
 export const RefreshIcon = () => (
   <svg {...iconProps}>

@@ -1,5 +1,5 @@
 /** Decorative icons: always aria-hidden, the control around them carries the name. */
-const iconProps = {
+export const iconProps = {
   width: 20,
   height: 20,
   viewBox: '0 0 24 24',
