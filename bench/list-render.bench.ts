@@ -12,7 +12,9 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.addInitScript(() => {
-    const state = { shift: 0, mutations: [] as number[] };
+    // Each DOM mutation batch with what the grid then shows (its first data row's text and its row
+    // count), so the bench finds the batch that put the new rows in, not just any mutation.
+    const state = { shift: 0, mutations: [] as { at: number; first: string; rows: number }[] };
     Object.assign(window, { benchState: state });
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
@@ -21,7 +23,11 @@ try {
         state.shift += shift.value;
       }
     }).observe({ type: 'layout-shift', buffered: true });
-    new MutationObserver(() => state.mutations.push(performance.now())).observe(document, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(() => {
+      const at = performance.now();
+      const rows = document.querySelectorAll('[role="grid"] [role="rowgroup"]:last-child [role="row"]');
+      state.mutations.push({ at, first: rows[0]?.textContent ?? '', rows: rows.length });
+    }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   await page.goto(`http://localhost:${port}/list/all`);
   await page.getByLabel('Email').fill('admin@demo.test');
@@ -33,21 +39,46 @@ try {
   const search = page.getByRole('searchbox', { name: 'Search applications' });
   const queries = ['a', 'smith', 'example.org', '1', 'jones', 'lee', '2', 'com', 'brown', 'e', 'zzzz-no-match', 'o'];
   await page.evaluate(() => Object.assign(Reflect.get(window, 'benchState'), { shift: 0 }));
+  let requests = 0;
+  page.on('request', (request) => {
+    if (request.url().includes('/api/application/list')) requests += 1;
+  });
   for (const q of queries) {
     await search.fill(q);
+    requests = 0;
     const response = page.waitForResponse((r) => r.url().includes('/api/application/list'));
     await page.evaluate(() => Object.assign(Reflect.get(window, 'benchState'), { mutations: [] }));
     await search.press('Enter');
-    await response;
-    await page.waitForTimeout(300);
-    const delay = await page.evaluate(() => {
-      const entries = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/api/application/list'));
-      const last = entries[entries.length - 1] as PerformanceResourceTiming | undefined;
-      const mutations: number[] = Reflect.get(window, 'benchState').mutations;
-      const after = last ? mutations.find((at) => at >= last.responseEnd) : undefined;
-      return last && after !== undefined ? after - last.responseEnd : Number.NaN;
-    });
-    if (!Number.isNaN(delay)) delays.push(delay);
+    const answer = await response;
+    const body: unknown = await answer.json();
+    const applications: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'Applications') : undefined;
+    const list = Array.isArray(applications) ? applications : [];
+    const firstRow: unknown = list[0];
+    const firstId = typeof firstRow === 'object' && firstRow !== null ? String(Reflect.get(firstRow, 'ApplicationID')) : '';
+    await page.waitForTimeout(600);
+    if (requests !== 1) console.log(`'${q}': ${requests} list requests (expected 1)`);
+    // The response that carried the rows (matched by its address), and the first DOM change after
+    // it that shows them: as many rows as it carried (one 'No Results.' row for none), the first
+    // one holding its first ApplicationID.
+    const delay = await page.evaluate(
+      ({ url, count, id }) => {
+        const entries = performance.getEntriesByType('resource').filter((entry) => entry.name === url);
+        const entry = entries[entries.length - 1];
+        const end = entry instanceof PerformanceResourceTiming ? entry.responseEnd : undefined;
+        const mutations: { at: number; first: string; rows: number }[] = Reflect.get(window, 'benchState').mutations;
+        // (Inline: a named helper would need tsx's __name in the page.)
+        const after =
+          end === undefined
+            ? undefined
+            : mutations.find((m) =>
+                m.at < end ? false : count === 0 ? m.rows === 1 && m.first.includes('No Results.') : m.rows === count && m.first.includes(id),
+              );
+        return end !== undefined && after !== undefined ? after.at - end : Number.NaN;
+      },
+      { url: answer.url(), count: list.length, id: firstId },
+    );
+    if (Number.isNaN(delay)) console.log(`'${q}': the new rows were not found in the DOM after the response`);
+    else delays.push(delay);
   }
   const shift: number = await page.evaluate(() => Reflect.get(window, 'benchState').shift);
   console.log(`response → rows rendered (ms): ${delays.map((ms) => ms.toFixed(1)).join(', ')}`);

@@ -55,7 +55,8 @@ export function FilterSummary() {
   const query = useList((snapshot) => snapshot.context.query);
   const options = useList((snapshot) => snapshot.context.filterOptions);
   const items = filterSummary(query, options);
-  if (items.length === 0) return null;
+  // The line stays (empty) without filters, so the first search or filter does not push the results down.
+  if (items.length === 0) return <div className={styles.summary} />;
 
   return (
     <section className={styles.summary} aria-label="Filters in use">

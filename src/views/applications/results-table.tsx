@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import type { Selection, SortDescriptor } from 'react-aria-components';
+import { memo, useCallback, useMemo, type CSSProperties, type ReactNode } from 'react';
+import type { Key, Selection, SortDescriptor } from 'react-aria-components';
 import { useNavigate } from 'react-router-dom';
 import { sortableColumns } from '../../domain/list-columns.ts';
 import { statusStyle } from '../../domain/application-status.ts';
@@ -12,6 +12,7 @@ import { Cell, Column, Row, Table, TableBody, TableContainer, TableHeader } from
 import focus from '../ui/focus.module.css';
 import tableStyles from '../ui/table.module.css';
 import { CellContent, StatusBadge } from './list-cells.tsx';
+import { ApplicationListContext } from '../../machines/application-list.machine.ts';
 import { useList, useListPermissions, useListSend } from './list-hooks.ts';
 import styles from './application-list.module.css';
 
@@ -35,53 +36,80 @@ function useColumns(): ColumnItem[] {
 /** A click on selected text is someone copying, not opening (AM §4). */
 const isSelectingText = (): boolean => (window.getSelection()?.toString() ?? '') !== '';
 
-/** AM §2 results in the list view: sortable columns, row checkboxes with app.cancel, row menu, 'No Results.'. */
-export function ResultsTable() {
+/**
+ * The results keep the height of a full page (as many rows as the skeleton shows, up to 20), so a
+ * short page or 'No Results.' does not pull the pagination up when it arrives.
+ */
+const resultsHeight = (rowsPerPage: number): CSSProperties => ({
+  minHeight: `calc(${Math.min(rowsPerPage, 20) + 1} * var(--table-row-height, 44px) + 2px)`,
+});
+
+const sameKeys = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((key, index) => key === b[index]);
+
+/**
+ * AM §2 results in the list view: sortable columns, row checkboxes with app.cancel, row menu, 'No Results.'.
+ *
+ * Render cost: react-aria rebuilds the table's collection in a hidden pass, then renders every cell
+ * again whenever the Table itself re-renders (its state context changes each time). So this component
+ * selects only what changes rarely (columns, sort, the selection as row positions); the rows go to
+ * `ResultsBody`, which re-renders alone when a page arrives, and the busy dimming to `ResultsFrame`.
+ * A new page then costs one pass over the cells, not three (and none while it is loading). It is
+ * memoised because the page above re-renders for the title ('N applications') when a page arrives.
+ */
+export const ResultsTable = memo(function ResultsTable() {
   const columns = useColumns();
-  const send = useListSend();
+  const list = ApplicationListContext.useActorRef();
   const navigate = useNavigate();
   const permissions = useListPermissions();
-  const rows = useList((snapshot) => snapshot.context.rows);
-  const selection = useList((snapshot) => snapshot.context.selection);
   const sortBy = useList((snapshot) => snapshot.context.query.sortBy);
   const sortType = useList((snapshot) => snapshot.context.query.sortType);
   const rowsPerPage = useList((snapshot) => snapshot.context.query.rowsPerPage);
   const scope = useList((snapshot) => snapshot.context.scope);
-  const loadedAt = useList((snapshot) => snapshot.context.loadedAt);
   const columnsKnown = useList((snapshot) => snapshot.context.columnNames !== undefined);
-  const loading = useList((snapshot) => snapshot.hasTag('loading'));
-  const waiting = useList((snapshot) => snapshot.matches({ list: 'idle' }));
-  const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
-  const phone = useList((snapshot) => isPhoneWidth(snapshot.context.width));
+  // Skeleton rows only before the first page: later loads keep what is shown, dimmed.
+  const firstLoad = useList(
+    (snapshot) => snapshot.matches({ list: 'idle' }) || (snapshot.hasTag('loading') && snapshot.context.loadedAt === 0),
+  );
+  // Rows are keyed by their position on the page, not by application: a new page updates the rows
+  // already in the DOM in place (no unmount and remount of every cell, no row moving to another
+  // position, which the browser counts as a layout shift). Selection still speaks ApplicationGuids.
+  const selectedSlots = useList(
+    (snapshot) =>
+      snapshot.context.rows.flatMap((row, slot) => (snapshot.context.selection.includes(row.ApplicationGuid) ? [slot] : [])),
+    sameKeys,
+  );
 
-  if (!columnsKnown || waiting || (loading && rows.length === 0)) {
+  if (!columnsKnown || firstLoad) {
     return <SkeletonTable columns={columns} rows={Math.min(rowsPerPage, 20)} selectable={permissions.cancel} />;
   }
 
+  // Handlers read the rows when they run, so a new page does not re-render the Table.
+  const rowAt = (key: Key): ApplicationListRow | undefined =>
+    typeof key === 'number' ? list.getSnapshot().context.rows[key] : undefined;
   const sortDescriptor: SortDescriptor = { column: sortBy, direction: sortType === 'asc' ? 'ascending' : 'descending' };
   const onSortChange = (descriptor: SortDescriptor) => {
     // The direction react-aria proposes is ignored: AM §4 has its own rule (first click descending).
     const column = sortableColumns.find((name) => name === descriptor.column);
-    if (column) send({ type: 'sort.change', column });
+    if (column) list.send({ type: 'sort.change', column });
   };
   const onSelectionChange = (keys: Selection) => {
-    const guids = keys === 'all' ? rows.map((row) => row.ApplicationGuid) : [...keys].map(String);
-    send({ type: 'selection.change', guids });
+    const chosen = keys === 'all' ? list.getSnapshot().context.rows : [...keys].map(rowAt);
+    list.send({ type: 'selection.change', guids: chosen.flatMap((row) => (row ? [row.ApplicationGuid] : [])) });
   };
-  const openRow = (key: string | number) => {
-    const row = rows.find((candidate) => candidate.ApplicationGuid === key);
+  const openRow = (key: Key) => {
+    const row = rowAt(key);
     if (row && !isSelectingText()) void navigate(applicationDetailHref(row.ApplicationID, scope));
   };
-  const onCancel = (applicationGuid: string) => send({ type: 'cancel.open', guids: [applicationGuid] });
 
   return (
-    <div className={styles.results} aria-busy={loading}>
+    <ResultsFrame rowsPerPage={rowsPerPage}>
       <TableContainer>
         <Table
           aria-label="Applications"
           selectionMode={permissions.cancel ? 'multiple' : 'none'}
           selectionBehavior="toggle"
-          selectedKeys={selection}
+          selectedKeys={selectedSlots}
           onSelectionChange={onSelectionChange}
           sortDescriptor={sortDescriptor}
           onSortChange={onSortChange}
@@ -94,33 +122,61 @@ export function ResultsTable() {
               </Column>
             )}
           </TableHeader>
-          <TableBody
-            items={rows}
-            dependencies={[columns, loadedAt, permissions, phone]}
-            renderEmptyState={() =>
-              failed ? <ListFailure /> : <p className={styles.emptyState}>No Results.</p>
-            }
-          >
-            {(row) => (
-              <Row id={row.ApplicationGuid} columns={columns} dependencies={[columns, loadedAt, permissions, phone]}>
-                {(column) => (
-                  <Cell>
-                    {phone ? (
-                      <PhoneCell row={row} />
-                    ) : (
-                      <CellContent
-                        cell={listCell(row, column.id, loadedAt)}
-                        menu={{ row, scope, canCancel: permissions.cancel, onCancel }}
-                      />
-                    )}
-                  </Cell>
-                )}
-              </Row>
-            )}
-          </TableBody>
+          <ResultsBody columns={columns} />
         </Table>
       </TableContainer>
+    </ResultsFrame>
+  );
+});
+
+/** Dims what is shown while the next page loads; its children (the Table) do not re-render for it. */
+function ResultsFrame({ rowsPerPage, children }: { rowsPerPage: number; children: ReactNode }) {
+  const loading = useList((snapshot) => snapshot.hasTag('loading'));
+  return (
+    <div className={styles.results} aria-busy={loading} style={resultsHeight(rowsPerPage)}>
+      {children}
     </div>
+  );
+}
+
+/** The rows: rendered inside the Table's collection, so a new page re-renders only this and the cells. */
+function ResultsBody({ columns }: { columns: ColumnItem[] }) {
+  const list = ApplicationListContext.useActorRef();
+  const permissions = useListPermissions();
+  const rows = useList((snapshot) => snapshot.context.rows);
+  const scope = useList((snapshot) => snapshot.context.scope);
+  const loadedAt = useList((snapshot) => snapshot.context.loadedAt);
+  const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
+  const phone = useList((snapshot) => isPhoneWidth(snapshot.context.width));
+  const slots = useMemo(() => rows.map((row, slot) => ({ slot, row })), [rows]);
+  const onCancel = useCallback(
+    (applicationGuid: string) => list.send({ type: 'cancel.open', guids: [applicationGuid] }),
+    [list],
+  );
+
+  return (
+    <TableBody
+      items={slots}
+      dependencies={[columns, loadedAt, permissions, phone, failed, scope, onCancel]}
+      renderEmptyState={() => (failed ? <ListFailure /> : <p className={styles.emptyState}>No Results.</p>)}
+    >
+      {({ slot, row }) => (
+        <Row id={slot} columns={columns} dependencies={[columns, row, loadedAt, permissions, phone, scope, onCancel]}>
+          {(column) => (
+            <Cell>
+              {phone ? (
+                <PhoneCell row={row} />
+              ) : (
+                <CellContent
+                  cell={listCell(row, column.id, loadedAt)}
+                  menu={{ row, scope, canCancel: permissions.cancel, onCancel }}
+                />
+              )}
+            </Cell>
+          )}
+        </Row>
+      )}
+    </TableBody>
   );
 }
 
@@ -150,7 +206,7 @@ export function ListFailure() {
 /** Rows of the same height as the real ones, so nothing moves when the results arrive. */
 function SkeletonTable({ columns, rows, selectable }: { columns: ColumnItem[]; rows: number; selectable: boolean }) {
   return (
-    <div className={styles.results}>
+    <div className={styles.results} style={resultsHeight(rows)}>
       <p role="status" className={focus.visuallyHidden}>
         Loading applications...
       </p>
