@@ -16,7 +16,7 @@ const layerBoundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'docs', '.data', 'test-results', 'playwright-report', 'scratch'] },
+  { ignores: ['dist', 'node_modules', 'docs', '.data', 'test-results', 'playwright-report', 'scratch', 'dist-server'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,11 +14,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `server/main.ts` as people do and resolves once it answers HTTP, with the elapsed ms. */
-export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; readyMs: number; port: number }> {
+/** Runs the server from source (tsx) unless told otherwise, e.g. the bundle `npm start` runs. */
+const fromSource = ['--import', 'tsx', 'server/main.ts'];
+
+/** Starts the server as a separate process and resolves once it answers HTTP, with the elapsed ms. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  nodeArgs: string[] = fromSource,
+): Promise<{ child: ChildProcess; readyMs: number; port: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
     stdio: 'ignore',
   });

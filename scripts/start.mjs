@@ -1,23 +1,30 @@
-// `npm start`: builds the portal when the build is missing or older than its sources, then runs
-// the portal server, which serves it together with the API and the identity provider.
+// `npm start`: builds the portal and the server when their builds are missing or older than their
+// sources, then runs the server, which serves the portal together with the API and the identity provider.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const builtAt = existsSync('dist/index.html') ? statSync('dist/index.html').mtimeMs : 0;
-
-function newestSource(path) {
+function newest(path) {
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newestSource(join(path, name))));
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+const stale = (output, sources) => Math.max(...sources.map(newest)) > builtAt(output);
+
+function run(label, command, args) {
+  console.log(label);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (newestSource('src') > builtAt || newestSource('index.html') > builtAt || newestSource('vite.config.ts') > builtAt) {
-  console.log('Building the portal…');
-  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+if (stale('dist/index.html', ['src', 'index.html', 'vite.config.ts'])) {
+  run('Building the portal…', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+}
+if (stale('dist-server/main.js', ['server', 'src/schemas', 'src/domain'])) {
+  run('Building the server…', process.execPath, ['scripts/build-server.mjs']);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['dist-server/main.js'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

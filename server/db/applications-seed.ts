@@ -1,4 +1,4 @@
-import { Faker, base, en, en_AU } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import {
@@ -221,7 +221,19 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
   };
 }
 
+let fakerLibrary: typeof import('@faker-js/faker') | undefined;
+
+/**
+ * Loads faker (about a quarter of a second) only when rows are generated: an ordinary start, whose
+ * tenants already have their applications, never pays for it.
+ */
+export async function loadFaker(): Promise<void> {
+  fakerLibrary ??= await import('@faker-js/faker');
+}
+
 const newFaker = (seed: number[]) => {
+  if (!fakerLibrary) throw new Error('Call loadFaker() before generating applications.');
+  const { Faker, en_AU, en, base } = fakerLibrary;
   const faker = new Faker({ locale: [en_AU, en, base] });
   faker.seed(seed);
   return faker;
@@ -250,6 +262,7 @@ const copyField = (value: string | number | null) =>
 export async function ensureApplicationCatalogue(db: Database, tenantId: string, seed = 42): Promise<SeedContext> {
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
   if (!tenant) throw new Error(`Unknown tenant ${tenantId}`);
+  await loadFaker();
   const faker = newFaker([seed, tenantSeedOf(tenantId), 1]);
   const brandPrefix = tenant.name.split(' ')[0] ?? tenant.name;
 

@@ -1,13 +1,9 @@
 import * as z from 'zod/mini';
-import { listColumnNames, sortableColumns, type DataColumnName } from '../domain/list-columns.ts';
+import { sortableColumns, type DataColumnName } from '../domain/list-columns.ts';
 
 /** AM §3 "Label and filter option": every lookup list and the product dictionary use it. */
 export const NameValueSchema = z.object({ Name: z.string(), Value: z.string() });
 export type NameValue = z.infer<typeof NameValueSchema>;
-
-/** AM §3 List column names. */
-export const ListColumnNameSchema = z.enum(listColumnNames);
-export type ListColumnName = z.infer<typeof ListColumnNameSchema>;
 
 /** The columns the list sorts by: every AM §3 list column except Actions (a menu, not data). */
 export { sortableColumns };
@@ -16,7 +12,7 @@ export type SortColumn = DataColumnName;
 /**
  * GET /api/application/list, /list/all and /export/{my|all} query string (AM §2): every parameter
  * travels as text; the JSON-array filters are parsed and checked by `parseListQuery`
- * (src/domain/list-filters.ts), which names the parameter at fault.
+ * (src/domain/list-request.ts), which names the parameter at fault.
  */
 export const ApplicationListQuerySchema = z.object({
   pageNo: z.optional(z.string()),
@@ -85,8 +81,6 @@ export const ApplicationListResponseSchema = z.object({
 });
 export type ApplicationListResponse = z.infer<typeof ApplicationListResponseSchema>;
 
-export const ExportViewParamsSchema = z.object({ view: z.enum(['my', 'all']) });
-export type ExportViewParams = z.infer<typeof ExportViewParamsSchema>;
 
 /** POST /api/application/cancel (AM §7). */
 export const CancelApplicationsRequestSchema = z.object({

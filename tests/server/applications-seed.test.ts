@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { generateApplications, seedProducts, type SeedContext } from '../../server/db/applications-seed.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateApplications, loadFaker, seedProducts, type SeedContext } from '../../server/db/applications-seed.ts';
 import { applicationStatuses } from '../../src/domain/application-status.ts';
 
 const context: SeedContext = {
@@ -12,6 +12,8 @@ const context: SeedContext = {
   ],
   assignees: [{ id: '00000000-0000-4000-8000-000000000003', displayName: 'Sam Staff' }],
 };
+
+beforeAll(loadFaker);
 
 describe('the application generator', () => {
   it('is deterministic: the same seed gives the same rows, however the range is split', () => {
