@@ -304,7 +304,7 @@ export const applicationActivity = pgTable(
 );
 
 /**
- * Bumped by triggers in the same transaction as any write to applications, owners or user
+ * Bumped by triggers in the same transaction as every write to applications, owners or user
  * visibility: list caches (TotalRows, seek positions) are valid only for the version they read.
  */
 export const applicationDataVersions = pgTable('application_data_versions', {
