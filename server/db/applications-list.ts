@@ -422,6 +422,18 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * A search is read whole (see readWhole), so the list itself gives TotalRows: one pass over the
    * GIN index instead of a count and then the list.
    */
+  /** Runs `task` after the entry's earlier extensions; a failure drops the entry so the next request starts afresh. */
+  async function underLock(entry: SeekEntry, seekKey: string, task: () => Promise<void>): Promise<void> {
+    const work = entry.lock.then(task);
+    entry.lock = work.catch(() => undefined);
+    try {
+      await work;
+    } catch (error) {
+      seeks.delete(seekKey);
+      throw error;
+    }
+  }
+
   async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
     const cached = counts.get(key);
     if (cached && cached.version === version) {
@@ -435,16 +447,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       seeks.set(seekKey, entry);
     }
     const current = entry;
-    const work = current.lock.then(async () => {
+    await underLock(current, seekKey, async () => {
       if (!current.forward.done) await extend(request, current, current.forward, request.sort.sortType === 'asc');
     });
-    current.lock = work.catch(() => undefined);
-    try {
-      await work;
-    } catch (error) {
-      seeks.delete(seekKey);
-      throw error;
-    }
     current.total = current.forward.length;
     counts.set(key, { version, total: current.total });
     counts.evict(() => counts.size > maxCountEntries);
@@ -481,7 +486,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       stats.seekHits++;
       return ready();
     }
-    const work = current.lock.then(async () => {
+    await underLock(current, seekKey, async () => {
       for (;;) {
         if (covered()) return;
         const forwardNeed = end - current.forward.length;
@@ -492,13 +497,6 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         await extend(request, current, useForward ? current.forward : current.backward, ascending);
       }
     });
-    current.lock = work.catch(() => undefined);
-    try {
-      await work;
-    } catch (error) {
-      seeks.delete(seekKey);
-      throw error;
-    }
     seeks.evict(() => seekBytes() > maxSeekBytes);
     return covered()?.();
   }
