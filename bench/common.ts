@@ -7,7 +7,7 @@ import { buildApp } from '../server/app.ts';
 import { seedDemo } from '../server/db/seed.ts';
 import { applicationCount, seedApplications } from '../server/db/applications-seed.ts';
 import { users, userVisibility } from '../server/db/schema.ts';
-import { sqlRunner } from '../server/db/applications-sql.ts';
+import { sqlRunner } from '../server/db/sql-runner.ts';
 import { signIn, type TestServer } from '../tests/server/harness.ts';
 
 export const benchApplications = Number(process.env.BENCH_APPLICATIONS ?? 1_000_000);

@@ -4,7 +4,9 @@ import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import type { IdentitySecrets } from '../identity/secrets.ts';
 import { apiResource, type apiScopes } from '../identity/provider.ts';
-import { findUserById, signInStatuses } from '../identity/accounts.ts';
+import { signInStatuses } from '../identity/accounts.ts';
+import { Lru } from '../lru.ts';
+import { callerLookup } from './caller-record.ts';
 import { forbidden, notFound, unauthorized } from '../http-error.ts';
 import type { Tenant } from '../tenancy.ts';
 
@@ -49,8 +51,35 @@ export interface AccessRule {
 
 export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ''}`;
 
+type TokenClaims = z.infer<typeof TokenClaimsSchema>;
+
+/** Verified tokens kept, so that a client's next calls skip the RSA check (bounded; each until it expires). */
+const maxVerifiedTokens = 10_000;
+
 export function createAccessControl(db: Database, secrets: IdentitySecrets) {
   const jwks = createLocalJWKSet({ keys: secrets.publicKeys });
+  const findCaller = callerLookup(db);
+  const verified = new Lru<{ claims: TokenClaims; expiresAt: number }>();
+
+  /** The token's claims if its signature, issuer, audience and lifetime hold; the result of a check is kept until the token expires. */
+  async function verifiedClaims(token: string, issuer: string): Promise<TokenClaims | undefined> {
+    // The issuer is the tenant's own origin, so another tenant's token fails here.
+    const key = `${issuer} ${token}`;
+    const known = verified.get(key);
+    if (known && Date.now() < known.expiresAt) return known.claims;
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, { issuer, audience: apiResource, algorithms: ['RS256'] }));
+    } catch {
+      verified.delete(key);
+      return undefined;
+    }
+    const parsed = TokenClaimsSchema.safeParse(payload);
+    if (!parsed.success || payload.exp === undefined) return undefined;
+    verified.set(key, { claims: parsed.data, expiresAt: payload.exp * 1000 });
+    verified.evict(() => verified.size > maxVerifiedTokens);
+    return parsed.data;
+  }
 
   async function verifyBearer(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization ?? '';
@@ -58,24 +87,13 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets) {
     if (!match?.[1]) throw unauthorized();
     if (!request.tenant) throw notFound('Unknown tenant.');
 
-    let payload: JWTPayload;
-    try {
-      // The issuer is the tenant's own origin, so another tenant's token fails here.
-      ({ payload } = await jwtVerify(match[1], jwks, {
-        issuer: `${requestOrigin(request)}/oidc`,
-        audience: apiResource,
-        algorithms: ['RS256'],
-      }));
-    } catch {
-      throw unauthorized('The bearer token is invalid or has expired.');
-    }
-    const parsed = TokenClaimsSchema.safeParse(payload);
-    if (!parsed.success || parsed.data.Tenant !== request.tenant.id) throw unauthorized('The token is not for this tenant.');
-    const token = parsed.data;
+    const token = await verifiedClaims(match[1], `${requestOrigin(request)}/oidc`);
+    if (!token) throw unauthorized('The bearer token is invalid or has expired.');
+    if (token.Tenant !== request.tenant.id) throw unauthorized('The token is not for this tenant.');
 
     // Tokens are short-lived but stateless; the user record makes lock, deactivation and
     // "signed out everywhere" take effect at once.
-    const user = await findUserById(db, token.sub);
+    const user = await findCaller(token.sub);
     if (!user || user.tenantId !== request.tenant.id || !signInStatuses.has(user.status)) {
       throw unauthorized('The account can no longer sign in.');
     }

@@ -5,7 +5,7 @@ import type { ListFilters, ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSortKeys } from './schema.ts';
 import { listWhere, Params, productCodesSql, rowFieldReaders, splitProductCodes, type ListScope } from './applications-list.ts';
-import { sqlRunner } from './applications-sql.ts';
+import { sqlRunner } from './sql-runner.ts';
 import { productOptions } from './applications-store.ts';
 
 export interface ExportRequest {

@@ -3,7 +3,8 @@ import { columnField, type SortField } from '../../src/domain/list-columns.ts';
 import { filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
-import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './applications-sql.ts';
+import { Lru } from '../lru.ts';
+import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
 
 /**
  * The application list (AM §7) over the denormalised `applications` table, built to answer any
@@ -271,39 +272,6 @@ export interface ListPageRequest extends ListRequest {
 }
 
 class StaleVersion extends Error {}
-
-/** Bounded least-recently-used map (Map keeps insertion order). */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  get(key: string): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-  set(key: string, value: V) {
-    this.map.delete(key);
-    this.map.set(key, value);
-  }
-  delete(key: string) {
-    this.map.delete(key);
-  }
-  get size() {
-    return this.map.size;
-  }
-  values() {
-    return this.map.values();
-  }
-  /** Drops the least recently used entries while `over()` says so. */
-  evict(over: () => boolean) {
-    for (const key of this.map.keys()) {
-      if (!over()) return;
-      this.map.delete(key);
-    }
-  }
-}
 
 export function createListEngine(db: Database, options: ListEngineOptions = {}) {
   const runner: SqlRunner = sqlRunner(db);

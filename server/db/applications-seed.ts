@@ -11,7 +11,7 @@ import {
   users,
   userVisibility,
 } from './schema.ts';
-import { sqlRunner } from './applications-sql.ts';
+import { sqlRunner } from './sql-runner.ts';
 
 /**
  * Realistic, deterministic applications for a tenant (AM §3), from @faker-js/faker with a fixed

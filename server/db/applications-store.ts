@@ -28,7 +28,7 @@ import {
   userVisibility,
 } from './schema.ts';
 import { listWhere, Params, type ListScope } from './applications-list.ts';
-import type { SqlParam } from './applications-sql.ts';
+import type { SqlParam } from './sql-runner.ts';
 
 /** The caller as the application store needs them (a subset of the API principal). */
 export interface Actor {
