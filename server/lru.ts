@@ -1,7 +1,7 @@
 /** Bounded least-recently-used map (Map keeps insertion order). */
-export class Lru<V> {
-  private readonly map = new Map<string, V>();
-  get(key: string): V | undefined {
+export class Lru<V, K = string> {
+  private readonly map = new Map<K, V>();
+  get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value !== undefined) {
       this.map.delete(key);
@@ -9,11 +9,11 @@ export class Lru<V> {
     }
     return value;
   }
-  set(key: string, value: V) {
+  set(key: K, value: V) {
     this.map.delete(key);
     this.map.set(key, value);
   }
-  delete(key: string) {
+  delete(key: K) {
     this.map.delete(key);
   }
   get size() {

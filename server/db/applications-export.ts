@@ -4,7 +4,8 @@ import { csvRecord, listCellFormatter } from '../../src/domain/list-csv.ts';
 import type { ListFilters, ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSortKeys } from './schema.ts';
-import { listWhere, Params, productCodesSql, rowFieldReaders, splitProductCodes, type ListScope } from './applications-list.ts';
+import { listWhere, Params, type ListScope } from './applications-list.ts';
+import { productCodesSql, rowFieldReaders, splitProductCodes } from './list-rows.ts';
 import { sqlRunner } from './sql-runner.ts';
 import { productOptions } from './applications-store.ts';
 

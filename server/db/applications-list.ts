@@ -1,10 +1,11 @@
-import type { ApplicationListResponse, ApplicationListRow } from '../../src/schemas/applications.schema.ts';
+import type { ApplicationListResponse } from '../../src/schemas/applications.schema.ts';
 import { columnField, type SortField } from '../../src/domain/list-columns.ts';
 import { filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
 import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
+import { createListRows, versionSql, type ListRowOptions } from './list-rows.ts';
 
 /**
  * The application list (AM §7) over the denormalised `applications` table, built to answer any
@@ -100,80 +101,6 @@ export function listWhere(params: Params, tenantId: string, scope: ListScope, fi
   return clauses.join(' and ');
 }
 
-export const versionSql = (tenantParam: string) =>
-  `(select coalesce(max(version), 0) from application_data_versions where tenant_id = ${tenantParam})`;
-
-/** How each list row field is read, as text, and turned back into its wire value. */
-type FieldReader = { sql: string; parse: (text: string | null) => string | number | null };
-const text = (sql: string): FieldReader => ({ sql, parse: (value) => value ?? '' });
-const int = (sql: string): FieldReader => ({ sql: `(${sql})::text`, parse: (value) => (value === null ? 0 : Number(value)) });
-const epoch = (sql: string) => `floor(date_part('epoch', ${sql}))::bigint`;
-
-export const rowFieldReaders = {
-  ApplicationID: int('id'),
-  ApplicationGuid: text('guid::text'),
-  AccountName: text('account_name'),
-  PrimaryEmail: text('primary_email'),
-  SubBrandName: text('sub_brand_name'),
-  ExternalID: text('external_id'),
-  AccountNumber: text('account_number'),
-  DateCreatedTimestamp: int(epoch('date_created')),
-  DateCompletedTimestamp: int(`coalesce(${epoch('date_completed')}, -1)`),
-  LastDocumentUploadTimestamp: { sql: `${epoch('last_document_upload')}::text`, parse: (value) => (value === null ? null : Number(value)) },
-  ApplicationType: text('application_type'),
-  ShortApplicationType: text('short_application_type'),
-  PromoCode: text('promo_code'),
-  InvestmentAmount: int('investment_amount'),
-  Language: text('language'),
-  AdviserName: text('adviser_name'),
-  ClientName: text('client_name'),
-  LowDocStatus: text('low_doc_status'),
-  DocumentCount: int('document_count'),
-  UserUploadCount: int('user_upload_count'),
-  ApplicationModeCode: text('application_mode_code'),
-  Status: text('status'),
-  PercentageComplete: int('percentage_complete'),
-  AssigneeDisplayName: text('assignee_display_name'),
-  Label: text('label'),
-  SystemLabel: text('system_label'),
-  AssigneeUserId: { sql: 'assignee_user_id::text', parse: (value) => value },
-} satisfies Partial<Record<keyof ApplicationListRow, FieldReader>>;
-type ScalarField = keyof typeof rowFieldReaders;
-const scalarFields = Object.keys(rowFieldReaders) as ScalarField[];
-
-/** Product codes, in the application's order, separated by US (codes are [A-Z0-9_]). */
-export const productCodesSql = 'array_to_string(product_codes, chr(31))';
-export const splitProductCodes = (value: string | null): string[] => (value ? value.split('\u001f') : []);
-
-/** Code to display name; a code missing from the catalogue shows as itself. */
-export type ProductCatalogue = ReadonlyMap<string, string>;
-
-function productFields(codes: readonly string[], catalogue: ProductCatalogue): Pick<ApplicationListRow, 'ProductDisplayNameList' | 'ProductDictionary'> {
-  const names = codes.map((code) => catalogue.get(code) ?? code);
-  return {
-    ProductDisplayNameList: names,
-    ProductDictionary: codes.map((code, index) => ({ Name: names[index] ?? code, Value: code })),
-  };
-}
-
-/** Builds a wire row from the text cells of `rowJson` (in `scalarFields` order, products last). */
-function rowFromText(cells: readonly (string | null)[], catalogue: ProductCatalogue): ApplicationListRow {
-  const row: Record<string, unknown> = {};
-  scalarFields.forEach((field, index) => {
-    row[field] = rowFieldReaders[field].parse(cells[index] ?? null);
-  });
-  const codes = splitProductCodes(cells[scalarFields.length] ?? null);
-  return { ...(row as Omit<ApplicationListRow, 'ProductDisplayNameList' | 'ProductDictionary'>), ...productFields(codes, catalogue) };
-}
-
-/**
- * A page's rows as one JSON text (an array of arrays of text): PGlite decodes each field of a
- * result row separately in JavaScript, so one field for the whole page halves the cost of a page.
- */
-const rowJson = `json_agg(json_build_array(${[...scalarFields.map((field) => rowFieldReaders[field].sql), productCodesSql].join(', ')}))::text`;
-const isTextCells = (value: unknown): value is (string | null)[] =>
-  Array.isArray(value) && value.every((cell) => cell === null || typeof cell === 'string');
-
 /** The sort key of a column and the direction a seek list walks in. */
 interface SortPlan {
   key: ApplicationSortKey;
@@ -244,7 +171,7 @@ interface CountEntry {
   total: number;
 }
 
-export interface ListEngineOptions {
+export interface ListEngineOptions extends ListRowOptions {
   /** Upper bound of memory held by seek lists, in bytes. */
   maxSeekBytes?: number;
   maxCountEntries?: number;
@@ -255,8 +182,6 @@ export interface ListEngineOptions {
   chunkTargetMs?: number;
   minChunk?: number;
   maxChunk?: number;
-  /** How long a tenant's product catalogue (code to name) is reused; products change only by seeding. */
-  catalogueMaxAgeMs?: number;
   /** Past this many rows to read, a page is fetched with OFFSET and not cached. */
   maxExtension?: number;
   /**
@@ -282,19 +207,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const maxChunk = options.maxChunk ?? 50_000;
   const maxExtension = options.maxExtension ?? 100_000;
   const materializeMax = options.materializeMax ?? 40_000;
-  const catalogueMaxAgeMs = options.catalogueMaxAgeMs ?? 30_000;
-  const catalogues = new Map<string, { at: number; catalogue: Promise<ProductCatalogue> }>();
-
-  function catalogueOf(tenantId: string): Promise<ProductCatalogue> {
-    const cached = catalogues.get(tenantId);
-    if (cached && Date.now() - cached.at < catalogueMaxAgeMs) return cached.catalogue;
-    const catalogue = runner
-      .textRows('select code, name from products where tenant_id = $1', [tenantId])
-      .then((rows) => new Map(rows.map(([code, name]) => [code ?? '', name ?? ''])));
-    catalogues.set(tenantId, { at: Date.now(), catalogue });
-    catalogue.catch(() => catalogues.delete(tenantId));
-    return catalogue;
-  }
+  const listRows = createListRows(runner, options);
 
   const counts = new Lru<CountEntry>();
   const pendingCounts = new Map<string, Promise<CountEntry>>();
@@ -308,11 +221,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return bytes;
   };
 
-  async function currentVersion(tenantId: string): Promise<number> {
-    const params = new Params();
-    const [row] = await runner.textRows(`select ${versionSql(params.add(tenantId))}::text`, params.values);
-    return Number(row?.[0] ?? 0);
-  }
+  const currentVersion = listRows.currentVersion;
 
   async function countRows(request: ListPageRequest, key: string, version: number): Promise<number> {
     const cached = counts.get(key);
@@ -488,28 +397,6 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return fromEnd ? ids.reverse() : ids;
   }
 
-  /** Fetches rows by id, in that order, with the data version they were read at. */
-  async function fetchRows(tenantId: string, ids: readonly number[]): Promise<{ version: number; rows: ApplicationListRow[] }> {
-    const params = new Params();
-    const tenant = params.add(tenantId);
-    const idList = params.add(`{${ids.join(',')}}`);
-    const catalogue = await catalogueOf(tenantId);
-    const [result] = await runner.preparedTextRows(
-      'application_list_rows',
-      `select ${versionSql(tenant)}::text, (select ${rowJson} from applications where tenant_id = ${tenant}::text and id = any(${idList}::bigint[]))`,
-      params.values,
-    );
-    const version = Number(result?.[0] ?? 0);
-    const parsed: unknown = result?.[1] ? JSON.parse(result[1]) : [];
-    const byId = new Map<number, ApplicationListRow>();
-    for (const cells of Array.isArray(parsed) ? parsed : []) {
-      if (!isTextCells(cells)) continue;
-      const row = rowFromText(cells, catalogue);
-      byId.set(row.ApplicationID, row);
-    }
-    return { version, rows: ids.flatMap((id) => byId.get(id) ?? []) };
-  }
-
   async function attempt(request: ListPageRequest, optimistic: boolean): Promise<ApplicationListResponse> {
     const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
     const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
@@ -536,7 +423,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
     const end = Math.min(start + rowsPerPage, total);
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
-    const fetched = await fetchRows(request.tenantId, ids);
+    const fetched = await listRows.rows(request.tenantId, ids);
     if (fetched.version !== version) throw new StaleVersion();
     return { Applications: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
@@ -558,12 +445,14 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     version: currentVersion,
     stats: () => ({
       ...stats,
+      ...listRows.stats(),
       countEntries: counts.size,
       seekEntries: seeks.size,
       seekBytes: seekBytes(),
       maxSeekBytes,
     }),
     clear() {
+      listRows.clear();
       seeks.evict(() => true);
       counts.evict(() => true);
     },

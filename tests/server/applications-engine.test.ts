@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from './harness.ts';
 import { expectedOrder, matches, tenantApplications, type AppRow, type OracleFilters } from './applications-fixtures.ts';
 import { createListEngine, type ListEngineOptions } from '../../server/db/applications-list.ts';
 import { exportApplicationsCsv } from '../../server/db/applications-export.ts';
-import { applications } from '../../server/db/schema.ts';
+import { applications, products } from '../../server/db/schema.ts';
 import { parseListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
 
@@ -99,6 +99,50 @@ describe('keyset chunks, backward lists and OFFSET', () => {
     expect(after.TotalRows).toBe(first.TotalRows - 1);
     expect(after.Applications.map((row) => row.ApplicationID)).not.toContain(victim.ApplicationID);
     apps = await tenantApplications(server);
+  });
+});
+
+describe('cached rows', () => {
+  it('serves rows read once from memory, and their new values after any write', async () => {
+    const engine = createListEngine(server.db);
+    const first = await engine.page(request({ sortBy: 'ID' }));
+    const before = engine.stats();
+    const again = await engine.page(request({ sortBy: 'ID' }));
+    expect(again).toEqual(first);
+    expect(engine.stats().rowHits - before.rowHits).toBe(20);
+    expect(engine.stats().rowMisses).toBe(before.rowMisses);
+
+    const renamed = first.Applications[3]!;
+    await server.db.update(applications).set({ accountName: 'Renamed Pty Ltd' }).where(eq(applications.id, renamed.ApplicationID));
+    const after = await engine.page(request({ sortBy: 'ID' }));
+    expect(after.Applications[3]).toEqual({ ...renamed, AccountName: 'Renamed Pty Ltd' });
+    await server.db.update(applications).set({ accountName: renamed.AccountName }).where(eq(applications.id, renamed.ApplicationID));
+  });
+
+  it('shows a renamed product once the catalogue is read again', async () => {
+    const engine = createListEngine(server.db, { catalogueMaxAgeMs: 0 });
+    const row = (await engine.page(request({ sortBy: 'Products', sortType: 'desc' }))).Applications[0]!;
+    const code = row.ProductDictionary[0]!.Value;
+    const thatProduct = and(eq(products.tenantId, 'demo'), eq(products.code, code));
+    const [product] = await server.db.select().from(products).where(thatProduct);
+    await server.db.update(products).set({ name: 'Renamed product' }).where(thatProduct);
+    try {
+      const after = (await engine.page(request({ sortBy: 'Products', sortType: 'desc' }))).Applications[0]!;
+      expect(after.ProductDictionary[0]).toEqual({ Name: 'Renamed product', Value: code });
+      expect(after.ProductDisplayNameList[0]).toBe('Renamed product');
+    } finally {
+      await server.db.update(products).set({ name: product!.name }).where(thatProduct);
+    }
+  });
+
+  it('keeps no more rows than it is allowed, and still answers every page right', async () => {
+    const engine = createListEngine(server.db, { maxCachedRows: 25 });
+    const expected = oracleOf({ sortBy: 'Email', sortType: 'asc' }, {});
+    for (const pageNo of [1, 2, 1, 3, 2]) {
+      const page = await engine.page(request({ sortBy: 'Email', sortType: 'asc', pageNo: String(pageNo) }));
+      expect(page.Applications.map((row) => row.ApplicationID)).toEqual(expected.slice((pageNo - 1) * 20, pageNo * 20));
+      expect(engine.stats().cachedRows).toBeLessThanOrEqual(25);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { applicationOwners, applications } from '../../server/db/schema.ts';
-import type { ApplicationListResponse, ApplicationListRow } from '../../src/schemas/applications.schema.ts';
+import { ApplicationListResponseSchema, type ApplicationListRow } from '../../src/schemas/applications.schema.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
 import { api, type TestServer } from './harness.ts';
 
@@ -122,7 +122,8 @@ export function listUrl(path: string, params: Record<string, unknown>): string {
 export async function listPage(server: TestServer, token: string, path: string, params: Record<string, unknown>, host?: string) {
   const response = await api(server, 'GET', listUrl(path, params), { token, host });
   if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
-  return response.json<ApplicationListResponse>();
+  // The route serialises without re-checking (see applications.routes.ts): every page the tests read is checked here.
+  return ApplicationListResponseSchema.parse(response.json());
 }
 
 /** Every row of a list, page by page (200 a page), checking TotalRows and MaxPage on the way. */
