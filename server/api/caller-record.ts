@@ -1,7 +1,12 @@
 import type { Database } from '../db/client.ts';
 import { sqlRunner } from '../db/sql-runner.ts';
+import { changeFeedFor } from '../db/change-feed.ts';
+import { Lru } from '../lru.ts';
 
-/** What every API call re-reads about its caller, so that a lock or a password change counts at once. */
+/**
+ * What every API call checks about its caller, so that a lock or a password change counts at once:
+ * read from the database, or on PGlite kept in memory until the change feed announces a change to it.
+ */
 export interface CallerRecord {
   id: string;
   tenantId: string;
@@ -27,24 +32,51 @@ const callerSql =
 
 const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
+function readCaller(row: readonly (string | null)[], id: string): CallerRecord {
+  const [userId, tenantId, email, firstName, lastName, status, claims, createdAt, tokensValidAfter] = row;
+  const parsedClaims: unknown = JSON.parse(claims ?? '[]');
+  return {
+    id: userId ?? id,
+    tenantId: tenantId ?? '',
+    email: email ?? '',
+    firstName: firstName ?? '',
+    lastName: lastName ?? '',
+    status: status ?? '',
+    claims: Array.isArray(parsedClaims) ? parsedClaims.filter((claim): claim is string => typeof claim === 'string') : [],
+    createdAt: new Date(Number(createdAt)),
+    tokensValidAfter: new Date(Number(tokensValidAfter)),
+  };
+}
+
+/** Callers kept in memory where the change feed announces every change to a user record. */
+const maxKnownCallers = 10_000;
+
 export function callerLookup(db: Database) {
   const runner = sqlRunner(db);
+  const known = new Lru<CallerRecord>();
+  let changes = 0;
+  const feed = changeFeedFor(db).then((changeFeed) => {
+    changeFeed?.onUserChanged((userId) => {
+      changes++;
+      known.delete(userId);
+    });
+    return changeFeed;
+  });
+
   return async function findCaller(id: string): Promise<CallerRecord | undefined> {
     if (!isUuid(id)) return undefined;
+    const remembers = (await feed) !== undefined;
+    const cached = remembers ? known.get(id) : undefined;
+    if (cached) return cached;
+    const changesBefore = changes;
     const [row] = await runner.preparedTextRows('api_caller_by_id', callerSql, [id]);
     if (!row) return undefined;
-    const [userId, tenantId, email, firstName, lastName, status, claims, createdAt, tokensValidAfter] = row;
-    const parsedClaims: unknown = JSON.parse(claims ?? '[]');
-    return {
-      id: userId ?? id,
-      tenantId: tenantId ?? '',
-      email: email ?? '',
-      firstName: firstName ?? '',
-      lastName: lastName ?? '',
-      status: status ?? '',
-      claims: Array.isArray(parsedClaims) ? parsedClaims.filter((claim): claim is string => typeof claim === 'string') : [],
-      createdAt: new Date(Number(createdAt)),
-      tokensValidAfter: new Date(Number(tokensValidAfter)),
-    };
+    const caller = readCaller(row, id);
+    // A change announced while this read ran may or may not be in it: use it once, keep it not.
+    if (remembers && changes === changesBefore) {
+      known.set(id, caller);
+      known.evict(() => known.size > maxKnownCallers);
+    }
+    return caller;
   };
 }

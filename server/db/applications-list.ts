@@ -6,6 +6,7 @@ import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey
 import { Lru } from '../lru.ts';
 import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
 import { createListRows, versionSql, type ListRowOptions } from './list-rows.ts';
+import { changeFeedFor } from './change-feed.ts';
 
 /**
  * The application list (AM §7) over the denormalised `applications` table, built to answer any
@@ -207,7 +208,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const maxChunk = options.maxChunk ?? 50_000;
   const maxExtension = options.maxExtension ?? 100_000;
   const materializeMax = options.materializeMax ?? 40_000;
-  const listRows = createListRows(runner, options);
+  const listRows = createListRows(runner, changeFeedFor(db), options);
 
   const counts = new Lru<CountEntry>();
   const pendingCounts = new Map<string, Promise<CountEntry>>();

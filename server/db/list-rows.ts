@@ -1,11 +1,13 @@
 import type { ApplicationListRow } from '../../src/schemas/applications.schema.ts';
 import { Lru } from '../lru.ts';
 import type { SqlRunner } from './sql-runner.ts';
+import type { ChangeFeed } from './change-feed.ts';
 
 /**
  * The rows of list pages, by id. A page of a warm list is a slice of ids (applications-list.ts); its
  * rows are the rest of the work. Rows read once are kept for the data version they were read at, so
- * a page whose rows are all known costs one prepared version check instead of a fetch and a decode.
+ * a page whose rows are all known costs a version check (in memory on PGlite, see change-feed.ts)
+ * instead of a fetch and a decode.
  */
 
 /** The tenant's data version: statement triggers bump it in the transaction of every write. */
@@ -99,7 +101,7 @@ interface TenantRows {
 const sameCatalogue = (a: ProductCatalogue, b: ProductCatalogue) =>
   a.size === b.size && [...a].every(([code, name]) => b.get(code) === name);
 
-export function createListRows(runner: SqlRunner, options: ListRowOptions = {}) {
+export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | undefined>, options: ListRowOptions = {}) {
   const catalogueMaxAgeMs = options.catalogueMaxAgeMs ?? 30_000;
   const maxCachedRows = options.maxCachedRows ?? 30_000;
   const catalogues = new Map<string, { at: number; catalogue: Promise<ProductCatalogue> }>();
@@ -122,9 +124,15 @@ export function createListRows(runner: SqlRunner, options: ListRowOptions = {}) 
     return catalogue;
   }
 
+  /** The tenant's data version: from the change feed where there is one, else from the database. */
   async function currentVersion(tenantId: string): Promise<number> {
+    const feed = await changes;
+    const announced = feed?.dataVersion(tenantId);
+    if (announced !== undefined) return announced;
     const [row] = await runner.preparedTextRows('application_data_version', `select ${versionSql('$1')}::text`, [tenantId]);
-    return Number(row?.[0] ?? 0);
+    const version = Number(row?.[0] ?? 0);
+    feed?.noteDataVersion(tenantId, version);
+    return version;
   }
 
   /** Reads rows by id with the version they were read at. */

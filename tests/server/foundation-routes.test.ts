@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessTokenFor, api, hosts, signIn, startTestServer, type TestServer } from './harness.ts';
+import { eq } from 'drizzle-orm';
 import { demoPassword } from '../../server/db/seed.ts';
+import { users } from '../../server/db/schema.ts';
 import { AccountInfoSchema } from '../../src/schemas/account.schema.ts';
 import {
   RuntimeConfigSchema,
@@ -37,6 +39,37 @@ describe('every protected route', () => {
   it.each(protectedRoutes)('%s %s answers 401 on another tenant host with a demo token', async (method, url) => {
     const response = await api(server, method, url, { token: adminToken, host: hosts.acme, body: method === 'POST' ? {} : undefined });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('the caller record', () => {
+  // On PGlite the API keeps callers in memory between requests; the users table's trigger must make
+  // any change to the record count on the very next request, whoever writes it.
+  const staff = () => server.db.select().from(users).where(eq(users.email, 'staff@demo.test'));
+
+  it('ends API access at once when the account is locked, and gives it back when unlocked', async () => {
+    const token = await accessTokenFor(server, 'staff@demo.test');
+    expect((await api(server, 'GET', '/api/account/ping', { token })).statusCode).toBe(200);
+    const [user] = await staff();
+    await server.db.update(users).set({ status: 'Locked' }).where(eq(users.id, user!.id));
+    expect((await api(server, 'GET', '/api/account/ping', { token })).statusCode).toBe(401);
+    await server.db.update(users).set({ status: user!.status }).where(eq(users.id, user!.id));
+    expect((await api(server, 'GET', '/api/account/ping', { token })).statusCode).toBe(200);
+  });
+
+  it('applies a change of claims on the next request', async () => {
+    const token = await accessTokenFor(server, 'staff@demo.test');
+    const [user] = await staff();
+    const info = async () => AccountInfoSchema.parse((await api(server, 'GET', '/api/account/info', { token })).json());
+    expect((await info()).Claims).toContain('view.myapps');
+    await server.db.update(users).set({ claims: user!.claims.filter((claim) => claim !== 'view.myapps') }).where(eq(users.id, user!.id));
+    try {
+      expect((await info()).Claims).not.toContain('view.myapps');
+      expect((await api(server, 'GET', '/api/application/list', { token })).statusCode).toBe(403);
+    } finally {
+      await server.db.update(users).set({ claims: user!.claims }).where(eq(users.id, user!.id));
+    }
+    expect((await api(server, 'GET', '/api/application/list', { token })).statusCode).toBe(200);
   });
 });
 

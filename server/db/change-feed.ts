@@ -1,0 +1,69 @@
+import type { Database } from './client.ts';
+
+/**
+ * What writers announce as they commit (migration 0002: NOTIFY from the tables' triggers), for
+ * caches that would otherwise ask the database on every request.
+ *
+ * Only on PGlite: one process owns a PGlite data directory, so every writer is in this process and a
+ * notification is handed over while the writer's COMMIT is still being answered, before the writer
+ * (a route, the seed) can tell anyone it is done. The feed is then complete and never late. On
+ * PostgreSQL other instances write too, and a notification can be late or lost with a dropped
+ * connection: there is no feed, and callers ask the database.
+ */
+export interface ChangeFeed {
+  /** The tenant's list data version as last announced or noted; undefined until one of them. */
+  dataVersion(tenantId: string): number | undefined;
+  /** Records a version read from the database (versions only grow, so an older read never wins). */
+  noteDataVersion(tenantId: string, version: number): void;
+  /** Calls `listener` with the id of each user record updated or deleted. */
+  onUserChanged(listener: (userId: string) => void): void;
+}
+
+interface ListeningClient {
+  listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
+  dumpDataDir: unknown;
+}
+
+const isPglite = (client: unknown): client is ListeningClient =>
+  typeof client === 'object' && client !== null && 'dumpDataDir' in client && 'listen' in client;
+
+const feeds = new WeakMap<object, Promise<ChangeFeed | undefined>>();
+
+function parseVersion(payload: string): { tenant: string; version: number } | undefined {
+  const parsed: unknown = JSON.parse(payload);
+  if (typeof parsed !== 'object' || parsed === null || !('tenant' in parsed) || !('version' in parsed)) return undefined;
+  const { tenant, version } = parsed;
+  return typeof tenant === 'string' && typeof version === 'number' ? { tenant, version } : undefined;
+}
+
+async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
+  const versions = new Map<string, number>();
+  const userListeners: ((userId: string) => void)[] = [];
+  const noteDataVersion = (tenantId: string, version: number) => {
+    versions.set(tenantId, Math.max(versions.get(tenantId) ?? 0, version));
+  };
+  await client.listen('application_data_version', (payload) => {
+    const announced = parseVersion(payload);
+    if (announced) noteDataVersion(announced.tenant, announced.version);
+  });
+  await client.listen('user_changed', (userId) => {
+    for (const listener of userListeners) listener(userId);
+  });
+  return {
+    dataVersion: (tenantId) => versions.get(tenantId),
+    noteDataVersion,
+    onUserChanged: (listener) => userListeners.push(listener),
+  };
+}
+
+/** The database's change feed (one per database handle), or undefined where there cannot be a complete one. */
+export function changeFeedFor(db: Database): Promise<ChangeFeed | undefined> {
+  const client: unknown = Reflect.get(db, '$client');
+  if (!isPglite(client)) return Promise.resolve(undefined);
+  let feed = feeds.get(client);
+  if (!feed) {
+    feed = listenTo(client);
+    feeds.set(client, feed);
+  }
+  return feed;
+}
