@@ -78,6 +78,39 @@ export const columnLabels: Record<ListColumnName, string> = {
   InvestmentAmount: 'Investment Amount',
 };
 
+/**
+ * Each column's width in rem. The table lays out by these alone (table-layout: fixed), not by the
+ * rows on screen, so a new page never moves a column; longer values end in an ellipsis.
+ */
+export const columnWidthsRem: Record<ListColumnName, number> = {
+  ID: 5.5,
+  Email: 15,
+  ClientName: 11,
+  CreatedDate: 8,
+  Owner: 10,
+  PercentageComplete: 7.5,
+  DocsRequired: 8.5,
+  Status: 11.5,
+  Label: 8,
+  SystemLabel: 7,
+  Actions: 3.5,
+  ExternalId: 8,
+  DateCompleted: 8.5,
+  Assignee: 10,
+  LastDocumentUploadDate: 8.5,
+  DocumentCount: 8,
+  Language: 7,
+  PromoCode: 8,
+  SigningMode: 8.5,
+  AccountNumber: 9.5,
+  ApplicationType: 10,
+  UserUploadCount: 8,
+  SubBrandName: 9.5,
+  Products: 14,
+  AccountName: 13,
+  InvestmentAmount: 10.5,
+}
+
 /** What one cell shows: the view renders each kind (a status badge, a products tooltip, the row menu). */
 export type ListCell =
   | { kind: 'text'; text: string }

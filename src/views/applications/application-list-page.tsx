@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { defaultListQuery, parseListQuery } from '../../domain/application-query.ts';
 import { listAddressParams, listHref, listTitle, parseListView, type ListScope } from '../../domain/list-view.ts';
@@ -9,7 +9,7 @@ import { Button } from '../ui/button.tsx';
 import { ListActionBar } from './list-action-bar.tsx';
 import { ListDialogs } from './list-dialogs.tsx';
 import { FilterSummary, ListFilterBar } from './list-filter-bar.tsx';
-import { useEffectiveView, useList, useListSend } from './list-hooks.ts';
+import { ListNavigateContext, useEffectiveView, useList, useListNavigate, useListSend } from './list-hooks.ts';
 import { ListPagination } from './list-pagination.tsx';
 import { ResultsTable } from './results-table.tsx';
 import styles from './application-list.module.css';
@@ -33,12 +33,21 @@ function ApplicationListPage({ scope }: { scope: ListScope }) {
   const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
   return (
     <ApplicationListContext.Provider options={{ input: { scope, claims, width: window.innerWidth } }}>
-      <AddressSync />
-      <MachineRequests />
-      <WindowWidth />
-      <ApplicationList />
+      <ListNavigation>
+        <AddressSync />
+        <MachineRequests />
+        <WindowWidth />
+        <ApplicationList />
+      </ListNavigation>
     </ApplicationListContext.Provider>
   );
+}
+
+/** Re-renders on every address change (useNavigate), but hands down a function that never changes, so its children do not. */
+function ListNavigation({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const navigateTo = useCallback((to: string) => void navigate(to), [navigate]);
+  return <ListNavigateContext.Provider value={navigateTo}>{children}</ListNavigateContext.Provider>;
 }
 
 /** The address is the list's source of truth (AM §2): every change of it is read and sent to the machine. */
@@ -58,9 +67,9 @@ function AddressSync() {
 /** What the machine asks of the page: go to an address (kept in history), open a new window. */
 function MachineRequests() {
   const list = ApplicationListContext.useActorRef();
-  const navigate = useNavigate();
+  const navigate = useListNavigate();
   useEffect(() => {
-    const navigation = list.on('navigate', (event) => void navigate(event.to));
+    const navigation = list.on('navigate', (event) => navigate(event.to));
     const windows = list.on('window.open', (event) => {
       window.open(event.url, '_blank', 'noopener');
     });

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { createContext, useContext, useMemo } from 'react';
 import { listPermissions, type ListPermissions } from '../../domain/list-permissions.ts';
 import { effectiveListView, type ListView } from '../../domain/list-view.ts';
 import { ApplicationListContext } from '../../machines/application-list.machine.ts';
@@ -19,4 +19,15 @@ export function useListPermissions(): ListPermissions {
 /** The view on screen: email only where the window is wide enough (AM §2). */
 export function useEffectiveView(): ListView {
   return useList((snapshot) => effectiveListView(snapshot.context.viewPreference, snapshot.context.width));
+}
+
+/**
+ * Goes to an address in the portal. The list's views take it from here rather than from useNavigate,
+ * which subscribes its caller to the route and so re-renders it on every change of the address (the
+ * Table, the costliest part of the page, would render twice per search).
+ */
+export const ListNavigateContext = createContext<(to: string) => void>(() => undefined);
+
+export function useListNavigate(): (to: string) => void {
+  return useContext(ListNavigateContext);
 }

@@ -1,19 +1,23 @@
-import { memo, useCallback, useMemo, type CSSProperties, type ReactNode } from 'react';
+import { createContext, memo, useContext, useMemo, type CSSProperties, type ReactNode } from 'react';
 import type { Key, Selection, SortDescriptor } from 'react-aria-components';
-import { useNavigate } from 'react-router-dom';
 import { sortableColumns } from '../../domain/list-columns.ts';
 import { statusStyle } from '../../domain/application-status.ts';
-import { columnLabels, listCell } from '../../domain/list-format.ts';
-import { applicationDetailHref, fallbackColumnNames, isPhoneWidth, listColumnsToShow } from '../../domain/list-view.ts';
+import { columnLabels, columnWidthsRem, listCell } from '../../domain/list-format.ts';
+import {
+  applicationDetailHref,
+  fallbackColumnNames,
+  isPhoneWidth,
+  listColumnsToShow,
+} from '../../domain/list-view.ts';
 import type { ListColumnName } from '../../domain/list-columns.ts';
 import type { ApplicationListRow } from '../../schemas/applications.schema.ts';
 import { Button } from '../ui/button.tsx';
 import { Cell, Column, Row, Table, TableBody, TableContainer, TableHeader } from '../ui/table.tsx';
 import focus from '../ui/focus.module.css';
 import tableStyles from '../ui/table.module.css';
-import { CellContent, StatusBadge } from './list-cells.tsx';
+import { CellContent, StatusBadge, type RowMenuProps } from './list-cells.tsx';
 import { ApplicationListContext } from '../../machines/application-list.machine.ts';
-import { useList, useListPermissions, useListSend } from './list-hooks.ts';
+import { useList, useListNavigate, useListPermissions, useListSend } from './list-hooks.ts';
 import styles from './application-list.module.css';
 
 interface ColumnItem {
@@ -31,6 +35,18 @@ function useColumns(): ColumnItem[] {
     const header = shown.includes('ID') ? 'ID' : shown[0];
     return shown.map((id) => ({ id, isRowHeader: id === header }));
   }, [names, phone]);
+}
+
+/**
+ * The table lays its columns out by their set widths (columnWidthsRem), never by the rows, and
+ * spreads any extra room over them; when the room is short it scrolls sideways.
+ */
+function columnLayout(columns: readonly ColumnItem[], selectable: boolean) {
+  const total = columns.reduce((sum, column) => sum + columnWidthsRem[column.id], 0);
+  return {
+    table: { minWidth: `calc(${total}rem${selectable ? ' + 44px' : ''})` } satisfies CSSProperties,
+    column: (id: ListColumnName): CSSProperties => ({ width: `${columnWidthsRem[id]}rem` }),
+  };
 }
 
 /** A click on selected text is someone copying, not opening (AM §4). */
@@ -60,7 +76,7 @@ const sameKeys = (a: readonly number[], b: readonly number[]): boolean =>
 export const ResultsTable = memo(function ResultsTable() {
   const columns = useColumns();
   const list = ApplicationListContext.useActorRef();
-  const navigate = useNavigate();
+  const navigate = useListNavigate();
   const permissions = useListPermissions();
   const sortBy = useList((snapshot) => snapshot.context.query.sortBy);
   const sortType = useList((snapshot) => snapshot.context.query.sortType);
@@ -69,25 +85,34 @@ export const ResultsTable = memo(function ResultsTable() {
   const columnsKnown = useList((snapshot) => snapshot.context.columnNames !== undefined);
   // Skeleton rows only before the first page: later loads keep what is shown, dimmed.
   const firstLoad = useList(
-    (snapshot) => snapshot.matches({ list: 'idle' }) || (snapshot.hasTag('loading') && snapshot.context.loadedAt === 0),
+    (snapshot) =>
+      snapshot.matches({ list: 'idle' }) || (snapshot.hasTag('loading') && snapshot.context.loadedAt === 0),
   );
   // Rows are keyed by their position on the page, not by application: a new page updates the rows
   // already in the DOM in place (no unmount and remount of every cell, no row moving to another
   // position, which the browser counts as a layout shift). Selection still speaks ApplicationGuids.
   const selectedSlots = useList(
     (snapshot) =>
-      snapshot.context.rows.flatMap((row, slot) => (snapshot.context.selection.includes(row.ApplicationGuid) ? [slot] : [])),
+      snapshot.context.rows.flatMap((row, slot) =>
+        snapshot.context.selection.includes(row.ApplicationGuid) ? [slot] : [],
+      ),
     sameKeys,
   );
 
+  const layout = useMemo(() => columnLayout(columns, permissions.cancel), [columns, permissions.cancel]);
   if (!columnsKnown || firstLoad) {
-    return <SkeletonTable columns={columns} rows={Math.min(rowsPerPage, 20)} selectable={permissions.cancel} />;
+    return (
+      <SkeletonTable columns={columns} rows={Math.min(rowsPerPage, 20)} selectable={permissions.cancel} />
+    );
   }
 
   // Handlers read the rows when they run, so a new page does not re-render the Table.
   const rowAt = (key: Key): ApplicationListRow | undefined =>
     typeof key === 'number' ? list.getSnapshot().context.rows[key] : undefined;
-  const sortDescriptor: SortDescriptor = { column: sortBy, direction: sortType === 'asc' ? 'ascending' : 'descending' };
+  const sortDescriptor: SortDescriptor = {
+    column: sortBy,
+    direction: sortType === 'asc' ? 'ascending' : 'descending',
+  };
   const onSortChange = (descriptor: SortDescriptor) => {
     // The direction react-aria proposes is ignored: AM §4 has its own rule (first click descending).
     const column = sortableColumns.find((name) => name === descriptor.column);
@@ -95,36 +120,52 @@ export const ResultsTable = memo(function ResultsTable() {
   };
   const onSelectionChange = (keys: Selection) => {
     const chosen = keys === 'all' ? list.getSnapshot().context.rows : [...keys].map(rowAt);
-    list.send({ type: 'selection.change', guids: chosen.flatMap((row) => (row ? [row.ApplicationGuid] : [])) });
+    list.send({
+      type: 'selection.change',
+      guids: chosen.flatMap((row) => (row ? [row.ApplicationGuid] : [])),
+    });
   };
   const openRow = (key: Key) => {
     const row = rowAt(key);
-    if (row && !isSelectingText()) void navigate(applicationDetailHref(row.ApplicationID, scope));
+    if (row && !isSelectingText()) navigate(applicationDetailHref(row.ApplicationID, scope));
   };
 
   return (
     <ResultsFrame rowsPerPage={rowsPerPage}>
-      <TableContainer>
-        <Table
-          aria-label="Applications"
-          selectionMode={permissions.cancel ? 'multiple' : 'none'}
-          selectionBehavior="toggle"
-          selectedKeys={selectedSlots}
-          onSelectionChange={onSelectionChange}
-          sortDescriptor={sortDescriptor}
-          onSortChange={onSortChange}
-          onRowAction={openRow}
-        >
-          <TableHeader columns={columns}>
-            {(column) => (
-              <Column id={column.id} isRowHeader={column.isRowHeader} allowsSorting={column.id !== 'Actions'}>
-                {column.id === 'Actions' ? <span className={focus.visuallyHidden}>{columnLabels.Actions}</span> : columnLabels[column.id]}
-              </Column>
-            )}
-          </TableHeader>
-          <ResultsBody columns={columns} />
-        </Table>
-      </TableContainer>
+      <CellSettingsProvider>
+        <TableContainer>
+          <Table
+            aria-label="Applications"
+            className={styles.fixedTable}
+            style={layout.table}
+            selectionMode={permissions.cancel ? 'multiple' : 'none'}
+            selectionBehavior="toggle"
+            selectedKeys={selectedSlots}
+            onSelectionChange={onSelectionChange}
+            sortDescriptor={sortDescriptor}
+            onSortChange={onSortChange}
+            onRowAction={openRow}
+          >
+            <TableHeader columns={columns}>
+              {(column) => (
+                <Column
+                  id={column.id}
+                  isRowHeader={column.isRowHeader}
+                  allowsSorting={column.id !== 'Actions'}
+                  style={layout.column(column.id)}
+                >
+                  {column.id === 'Actions' ? (
+                    <span className={focus.visuallyHidden}>{columnLabels.Actions}</span>
+                  ) : (
+                    columnLabels[column.id]
+                  )}
+                </Column>
+              )}
+            </TableHeader>
+            <ResultsBody columns={columns} />
+          </Table>
+        </TableContainer>
+      </CellSettingsProvider>
     </ResultsFrame>
   );
 });
@@ -139,39 +180,61 @@ function ResultsFrame({ rowsPerPage, children }: { rowsPerPage: number; children
   );
 }
 
-/** The rows: rendered inside the Table's collection, so a new page re-renders only this and the cells. */
-function ResultsBody({ columns }: { columns: ColumnItem[] }) {
+/** One item per position on the page, the same objects every time: react-aria keeps a row's rendering while its item stays. */
+const slotItems: { id: number }[] = [];
+function slotsOf(count: number): { id: number }[] {
+  for (let id = slotItems.length; id < count; id++) slotItems.push({ id });
+  return slotItems.slice(0, count);
+}
+
+/** What every cell needs besides its row; changes rarely. */
+interface CellSettings {
+  phone: boolean;
+  menu: Omit<RowMenuProps, 'row'>;
+}
+const CellSettingsContext = createContext<CellSettings | undefined>(undefined);
+
+/** Provides the cells' settings above the Table (react-aria renders the cells in the Table's own tree). */
+function CellSettingsProvider({ children }: { children: ReactNode }) {
   const list = ApplicationListContext.useActorRef();
   const permissions = useListPermissions();
-  const rows = useList((snapshot) => snapshot.context.rows);
   const scope = useList((snapshot) => snapshot.context.scope);
-  const loadedAt = useList((snapshot) => snapshot.context.loadedAt);
-  const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
   const phone = useList((snapshot) => isPhoneWidth(snapshot.context.width));
-  const slots = useMemo(() => rows.map((row, slot) => ({ slot, row })), [rows]);
-  const onCancel = useCallback(
-    (applicationGuid: string) => list.send({ type: 'cancel.open', guids: [applicationGuid] }),
-    [list],
+  const settings = useMemo<CellSettings>(
+    () => ({
+      phone,
+      menu: {
+        scope,
+        canCancel: permissions.cancel,
+        onCancel: (applicationGuid: string) => list.send({ type: 'cancel.open', guids: [applicationGuid] }),
+      },
+    }),
+    [phone, scope, permissions.cancel, list],
   );
+  return <CellSettingsContext.Provider value={settings}>{children}</CellSettingsContext.Provider>;
+}
+
+/**
+ * The rows. A new page does not re-render the Table, its rows or its cells (react-aria's grid
+ * hooks: most of the cost of a page): the positions stay the same items, and only each cell's
+ * content, which reads its row from the machine, renders again.
+ */
+function ResultsBody({ columns }: { columns: ColumnItem[] }) {
+  const rowCount = useList((snapshot) => snapshot.context.rows.length);
+  const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
+  const slots = useMemo(() => slotsOf(rowCount), [rowCount]);
 
   return (
     <TableBody
       items={slots}
-      dependencies={[columns, loadedAt, permissions, phone, failed, scope, onCancel]}
+      dependencies={[columns, failed]}
       renderEmptyState={() => (failed ? <ListFailure /> : <p className={styles.emptyState}>No Results.</p>)}
     >
-      {({ slot, row }) => (
-        <Row id={slot} columns={columns} dependencies={[columns, row, loadedAt, permissions, phone, scope, onCancel]}>
+      {({ id }) => (
+        <Row id={id} columns={columns} dependencies={[columns]}>
           {(column) => (
             <Cell>
-              {phone ? (
-                <PhoneCell row={row} />
-              ) : (
-                <CellContent
-                  cell={listCell(row, column.id, loadedAt)}
-                  menu={{ row, scope, canCancel: permissions.cancel, onCancel }}
-                />
-              )}
+              <SlotCell slot={id} column={column.id} />
             </Cell>
           )}
         </Row>
@@ -179,6 +242,19 @@ function ResultsBody({ columns }: { columns: ColumnItem[] }) {
     </TableBody>
   );
 }
+
+/** The content of one cell: the value of its column in the row now at its position. */
+const SlotCell = memo(function SlotCell({ slot, column }: { slot: number; column: ListColumnName }) {
+  const row = useList((snapshot) => snapshot.context.rows[slot]);
+  const loadedAt = useList((snapshot) => snapshot.context.loadedAt);
+  const settings = useContext(CellSettingsContext);
+  if (!row || !settings) return null;
+  return settings.phone ? (
+    <PhoneCell row={row} />
+  ) : (
+    <CellContent cell={listCell(row, column, loadedAt)} menu={{ row, ...settings.menu }} />
+  );
+});
 
 /** On a phone only the Status column shows (AM §2); its cell names the application too. */
 function PhoneCell({ row }: { row: ApplicationListRow }) {
@@ -204,19 +280,32 @@ export function ListFailure() {
 }
 
 /** Rows of the same height as the real ones, so nothing moves when the results arrive. */
-function SkeletonTable({ columns, rows, selectable }: { columns: ColumnItem[]; rows: number; selectable: boolean }) {
+function SkeletonTable({
+  columns,
+  rows,
+  selectable,
+}: {
+  columns: ColumnItem[];
+  rows: number;
+  selectable: boolean;
+}) {
+  const layout = columnLayout(columns, selectable);
   return (
     <div className={styles.results} style={resultsHeight(rows)}>
       <p role="status" className={focus.visuallyHidden}>
         Loading applications...
       </p>
       <TableContainer>
-        <table aria-hidden="true" className={tableStyles.table}>
+        <table
+          aria-hidden="true"
+          className={`${tableStyles.table} ${styles.fixedTable}`}
+          style={layout.table}
+        >
           <thead>
             <tr>
               {selectable && <th className={`${tableStyles.column} ${tableStyles.selectColumn}`} />}
               {columns.map((column) => (
-                <th key={column.id} className={tableStyles.column}>
+                <th key={column.id} className={tableStyles.column} style={layout.column(column.id)}>
                   {column.id === 'Actions' ? '' : columnLabels[column.id]}
                 </th>
               ))}
