@@ -334,6 +334,21 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return current.total;
   }
 
+  /** The ids of rows [start, end) if the entry's seek lists hold them already. */
+  function knownIds(entry: SeekEntry, total: number, start: number, end: number): number[] | undefined {
+    const ids: number[] = [];
+    if (entry.forward.length >= end || entry.forward.done) {
+      for (let index = start; index < end; index++) ids.push(entry.forward.at(index));
+      return ids;
+    }
+    // The backward list holds the rows from the last one backwards: row i is backward[total - 1 - i].
+    if (entry.backward.length >= total - start || entry.backward.done) {
+      for (let index = start; index < end; index++) ids.push(entry.backward.at(total - 1 - index));
+      return ids;
+    }
+    return undefined;
+  }
+
   /** The ids of rows [start, end) of the list, from its seek lists, reading chunks as needed. */
   async function pageIds(request: ListPageRequest, seekKey: string, version: number, total: number, start: number, end: number): Promise<number[] | undefined> {
     let entry = seeks.get(seekKey);
@@ -342,27 +357,12 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       seeks.set(seekKey, entry);
     }
     const current = entry;
-    const fromForward = () => {
-      const ids: number[] = [];
-      for (let index = start; index < end; index++) ids.push(current.forward.at(index));
-      return ids;
-    };
-    // The backward list holds the rows from the last one backwards: row i is backward[total - 1 - i].
-    const fromBackward = () => {
-      const ids: number[] = [];
-      for (let index = start; index < end; index++) ids.push(current.backward.at(total - 1 - index));
-      return ids;
-    };
-    const covered = () => {
-      if (current.forward.length >= end || current.forward.done) return fromForward;
-      if (current.backward.length >= total - start || current.backward.done) return fromBackward;
-      return undefined;
-    };
+    const covered = () => knownIds(current, total, start, end);
 
     const ready = covered();
     if (ready) {
       stats.seekHits++;
-      return ready();
+      return ready;
     }
     await underLock(current, seekKey, async () => {
       for (;;) {
@@ -376,7 +376,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       }
     });
     seeks.evict(() => seekBytes() > maxSeekBytes);
-    return covered()?.();
+    return covered();
   }
 
   /** A page far from both ends of a huge list: OFFSET on the sort index, not worth caching. */
@@ -424,7 +424,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
     const end = Math.min(start + rowsPerPage, total);
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
-    const fetched = await listRows.rows(request.tenantId, ids);
+    // The next page's rows come along with a fetch (if its ids are known): people page forward.
+    const entry = seeks.get(seekKey);
+    const next = entry?.version === version ? knownIds(entry, total, end, Math.min(end + rowsPerPage, total)) : undefined;
+    const fetched = await listRows.rows(request.tenantId, ids, next ?? []);
     if (fetched.version !== version) throw new StaleVersion();
     return { Applications: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from './harness.ts';
 import { expectedOrder, matches, tenantApplications, type AppRow, type OracleFilters } from './applications-fixtures.ts';
 import { createListEngine, type ListEngineOptions } from '../../server/db/applications-list.ts';
+import { listResponseJson } from '../../server/db/list-rows.ts';
 import { exportApplicationsCsv } from '../../server/db/applications-export.ts';
 import { applications, products } from '../../server/db/schema.ts';
 import { parseListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
@@ -117,6 +118,17 @@ describe('cached rows', () => {
     const after = await engine.page(request({ sortBy: 'ID' }));
     expect(after.Applications[3]).toEqual({ ...renamed, AccountName: 'Renamed Pty Ltd' });
     await server.db.update(applications).set({ accountName: renamed.AccountName }).where(eq(applications.id, renamed.ApplicationID));
+  });
+
+  it('reads the next page along with a page, and writes the JSON of a kept row once', async () => {
+    const engine = createListEngine(server.db);
+    const first = await engine.page(request({ sortBy: 'ClientName', sortType: 'asc' }));
+    const before = engine.stats();
+    const second = await engine.page(request({ sortBy: 'ClientName', sortType: 'asc', pageNo: '2' }));
+    expect(engine.stats().rowMisses).toBe(before.rowMisses);
+    expect(second.Applications).toHaveLength(20);
+    expect(JSON.parse(listResponseJson(first))).toEqual(first);
+    expect(listResponseJson(first)).toBe(JSON.stringify(first));
   });
 
   it('shows a renamed product once the catalogue is read again', async () => {
