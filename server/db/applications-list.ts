@@ -268,7 +268,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const readWhole = (request: ListPageRequest, total: number) => total <= materializeMax || request.filters.search.length > 0;
 
   /** Reads the next chunk of a seek list in its direction. */
-  async function extend(request: ListPageRequest, entry: SeekEntry, list: IdList, ascending: boolean) {
+  async function extend(request: ListPageRequest, entry: SeekEntry, list: IdList, ascending: boolean, need = 0) {
     const plan = sortPlanFor(request.sort);
     const params = new Params();
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
@@ -292,8 +292,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const { order, seek } = orderAndSeek(plan, ascending, params, list.after);
     // Rows per millisecond of the previous chunk of this entry decide the size of this one.
     // Reading ahead costs little while a chunk stays within its time target, and saves later trips.
+    // A page further out than that is read in one chunk: the requests behind it wait for it anyway,
+    // and one query costs less than a string of them.
     const bySpeed = entry.rowsPerMs === null ? minChunk : Math.round(entry.rowsPerMs * chunkTargetMs);
-    const limit = Math.min(maxChunk, Math.max(minChunk, bySpeed));
+    const limit = Math.min(maxChunk, Math.max(minChunk, bySpeed, need));
     const started = performance.now();
     const chunk = await runner.idChunk(
       `select id as seek_id, (${plan.key.sql})::text as seek_key, ${versionSql('$1')}::text as seek_version from applications where ${where}${seek ? ` and ${seek}` : ''} order by ${order} limit ${params.add(limit)}`,
@@ -384,7 +386,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         const useForward = forwardNeed <= backwardNeed;
         if (Math.min(forwardNeed, backwardNeed) > maxExtension && !readWhole(request, total)) return;
         const ascending = request.sort.sortType === 'asc' ? useForward : !useForward;
-        await extend(request, current, useForward ? current.forward : current.backward, ascending);
+        await extend(request, current, useForward ? current.forward : current.backward, ascending, Math.min(forwardNeed, backwardNeed));
       }
     });
     seeks.evict(() => seekBytes() > maxSeekBytes);
