@@ -2,22 +2,13 @@ import type { Database } from '../db/client.ts';
 import { sqlRunner } from '../db/sql-runner.ts';
 import { changeFeedFor } from '../db/change-feed.ts';
 import { Lru } from '../lru.ts';
+import { isUserId, type User } from '../identity/accounts.ts';
 
 /**
  * What every API call checks about its caller, so that a lock or a password change counts at once:
  * read from the database, or on PGlite kept in memory until the change feed announces a change to it.
  */
-export interface CallerRecord {
-  id: string;
-  tenantId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  status: string;
-  claims: string[];
-  createdAt: Date;
-  tokensValidAfter: Date;
-}
+export type CallerRecord = Pick<User, 'id' | 'tenantId' | 'email' | 'firstName' | 'lastName' | 'status' | 'claims' | 'createdAt' | 'tokensValidAfter'>;
 
 const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint::text`;
 
@@ -29,8 +20,6 @@ const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)
 const callerSql =
   `select id::text, tenant_id, email, first_name, last_name, status, array_to_json(claims)::text, ` +
   `${epochMs('created_at')}, ${epochMs('tokens_valid_after')} from users where id = $1::uuid`;
-
-const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 function readCaller(row: readonly (string | null)[], id: string): CallerRecord {
   const [userId, tenantId, email, firstName, lastName, status, claims, createdAt, tokensValidAfter] = row;
@@ -64,7 +53,7 @@ export function callerLookup(db: Database) {
   });
 
   return async function findCaller(id: string): Promise<CallerRecord | undefined> {
-    if (!isUuid(id)) return undefined;
+    if (!isUserId(id)) return undefined;
     const remembers = (await feed) !== undefined;
     const cached = remembers ? known.get(id) : undefined;
     if (cached) return cached;

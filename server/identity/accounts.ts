@@ -8,8 +8,11 @@ export type User = typeof users.$inferSelect;
 export const signInStatuses = new Set(['Invited', 'Active', 'Normal']);
 export const maxFailedSignIns = 5;
 
+/** A user id as the database writes it (a uuid): anything else names nobody, and is not sent to the database. */
+export const isUserId = (id: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 export async function findUserById(db: Database, id: string): Promise<User | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUserId(id)) return undefined;
   const [user] = await db.select().from(users).where(eq(users.id, id));
   return user;
 }

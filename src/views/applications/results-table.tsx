@@ -215,9 +215,10 @@ function CellSettingsProvider({ children }: { children: ReactNode }) {
 }
 
 /**
- * The rows. A new page does not re-render the Table, its rows or its cells (react-aria's grid
- * hooks: most of the cost of a page): the positions stay the same items, and only each cell's
- * content, which reads its row from the machine, renders again.
+ * The rows. A new page of the same size does not re-render the Table, its rows or its cells
+ * (react-aria's grid hooks: most of the cost of a page): the positions stay the same items, and only
+ * each cell's content, which reads its row from the machine, renders again. A page of another size
+ * changes the collection, and react-aria then renders every cell.
  */
 function ResultsBody({ columns }: { columns: ColumnItem[] }) {
   const rowCount = useList((snapshot) => snapshot.context.rows.length);
