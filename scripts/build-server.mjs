@@ -1,6 +1,7 @@
 // Bundles the portal server into dist-server/main.js so `npm start` runs plain JavaScript: compiling
 // ~50 TypeScript files on every start (tsx) cost about 0.8 s of the 2 s start budget. Packages stay
-// external; the migrations are copied beside the bundle, where client.ts looks for them.
+// external; the migrations and the database thread's script are copied beside the bundle, where
+// client.ts and pglite-thread.ts look for them.
 import { build } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
 
@@ -17,3 +18,4 @@ await build({
   logLevel: 'warning',
 });
 cpSync('server/db/migrations', 'dist-server/migrations', { recursive: true });
+cpSync('server/db/pglite-worker.mjs', 'dist-server/pglite-worker.mjs');

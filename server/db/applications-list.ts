@@ -1,11 +1,10 @@
-import type { ApplicationListResponse } from '../../src/schemas/applications.schema.ts';
 import { columnField, type SortField } from '../../src/domain/list-columns.ts';
 import { filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
 import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
-import { createListRows, versionSql, type ListRowOptions } from './list-rows.ts';
+import { createListRows, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
 import { changeFeedFor } from './change-feed.ts';
 
 /**
@@ -412,7 +411,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return fromEnd ? ids.reverse() : ids;
   }
 
-  async function attempt(request: ListPageRequest, optimistic: boolean): Promise<ApplicationListResponse> {
+  async function attempt(request: ListPageRequest, optimistic: boolean): Promise<ListPage> {
     const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
     const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
     const { pageNo, rowsPerPage } = request.paging;
@@ -445,12 +444,12 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       entry?.version === version && rowsPerPage <= maxReadAheadRows ? knownIds(entry, total, end, Math.min(end + rowsPerPage, total)) : undefined;
     const fetched = await listRows.rows(request.tenantId, ids, next ?? []);
     if (fetched.version !== version) throw new StaleVersion();
-    return { Applications: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+    return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
   return {
     /** One page of a list with its TotalRows and MaxPage. */
-    async page(request: ListPageRequest): Promise<ApplicationListResponse> {
+    async page(request: ListPageRequest): Promise<ListPage> {
       stats.requests++;
       for (let tries = 0; ; tries++) {
         try {

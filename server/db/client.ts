@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { mkdir } from 'node:fs/promises';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import type { PgliteThread } from './pglite-thread.ts';
+import type { PGlite } from '@electric-sql/pglite';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -38,27 +40,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     await migrate(db, { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let client;
-  if ('dataDir' in options) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  let client: PGlite | PgliteThread;
+  if ('dataDir' in options && !process.env.PGLITE_INPROCESS) {
+    // The server's database: on its own thread (see pglite-thread.ts).
     await mkdir(options.dataDir, { recursive: true });
-    client = await PGlite.create(options.dataDir);
-  } else if ('dump' in options) {
-    client = await PGlite.create({ loadDataDir: options.dump });
+    const { openPgliteThread } = await import('./pglite-thread.ts');
+    client = await openPgliteThread(options.dataDir);
   } else {
-    client = await PGlite.create();
+    client = 'dump' in options ? await PGlite.create({ loadDataDir: options.dump }) : 'dataDir' in options ? await PGlite.create(options.dataDir) : await PGlite.create();
   }
-  const db = drizzle(client, { schema });
+  // Drizzle's PGlite driver uses only the part of PGlite's interface that the thread has too.
+  const db = drizzle({ client: client as PGlite, schema });
   await migrate(db, { migrationsFolder });
   return {
     db,
     kind: 'pglite',
     close: () => client.close(),
-    dump: async () => {
-      const dump = await client.dumpDataDir('gzip');
-      return dump;
-    },
+    dump: () => client.dumpDataDir('gzip'),
   };
 }

@@ -1,0 +1,192 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * PGlite on a worker thread, behind the part of PGlite's interface that Drizzle and our SQL runner
+ * use (query, exec, transaction, listen, dumpDataDir, close).
+ *
+ * PGlite runs Postgres in WebAssembly on the thread that calls it: in-process, every query holds
+ * the event loop for its whole length, and queries queued on its lock run back to back. On its own
+ * thread the database works on the second core while this one parses requests, answers pages from
+ * memory and writes responses, and a long query (an export batch, a seek chunk) blocks nobody.
+ */
+
+type Parser = (value: string, type: number) => unknown;
+
+export interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  /** Drizzle passes parsers that keep the text of dates and numerics: the only kind allowed here. */
+  parsers?: Record<number, Parser>;
+  /** Input of COPY ... FROM '/dev/blob'. */
+  blob?: Blob;
+  paramTypes?: number[];
+}
+
+export interface Results {
+  rows: unknown[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+  /** Output of COPY ... TO '/dev/blob'. */
+  blob?: Blob;
+}
+
+interface Queryable {
+  query(text: string, params?: unknown[], options?: QueryOptions): Promise<Results>;
+  exec(text: string, options?: QueryOptions): Promise<Results[]>;
+}
+
+export interface ThreadTransaction extends Queryable {
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export interface PgliteThread extends Queryable {
+  transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T>;
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+  dumpDataDir(compression?: 'auto' | 'gzip' | 'none'): Promise<Blob>;
+  close(): Promise<void>;
+}
+
+interface Answer {
+  id?: number;
+  result?: unknown;
+  error?: Record<string, unknown> & { message: string };
+  notify?: string;
+  payload?: string;
+  ready?: boolean;
+}
+
+type WireResults = Omit<Results, 'blob'> & { blob?: ArrayBuffer };
+
+const workerUrl = new URL('./pglite-worker.mjs', import.meta.url);
+
+/** A parser may only keep the text as it is: functions cannot cross to the worker, type ids can. */
+function rawTypes(parsers: Record<number, Parser>): number[] {
+  return Object.entries(parsers).map(([type, parse]) => {
+    if (parse('2026-01-01 00:00:00+00', Number(type)) !== '2026-01-01 00:00:00+00') {
+      throw new Error(`Only parsers that keep the text can be used with PGlite on a thread (type ${type}).`);
+    }
+    return Number(type);
+  });
+}
+
+async function wireOptions(options: QueryOptions | undefined) {
+  if (!options) return { options: undefined, transfer: [] };
+  const { parsers, blob, ...rest } = options;
+  const bytes = blob ? await blob.arrayBuffer() : undefined;
+  return {
+    options: { ...rest, ...(parsers ? { rawTypes: rawTypes(parsers) } : {}), ...(bytes ? { blob: bytes } : {}) },
+    transfer: bytes ? [bytes] : [],
+  };
+}
+
+const fromWire = (results: WireResults): Results => {
+  const { blob, ...rest } = results;
+  return blob ? { ...rest, blob: new Blob([blob]) } : rest;
+};
+
+/** The database error as thrown in the worker: its message and fields (code, detail, constraint ...). */
+const databaseError = (error: Record<string, unknown> & { message: string }) => Object.assign(new Error(error.message), error);
+
+/** Starts the worker and opens PGlite on `dataDir` in it. */
+export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
+  const worker = new Worker(workerUrl, { workerData: { dataDir } });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let nextId = 0;
+  let nextTransaction = 0;
+  let stopped: Error | undefined;
+
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (answer: Answer) => {
+      if (answer.ready) return resolve();
+      if (answer.notify !== undefined) {
+        for (const listener of listeners.get(answer.notify) ?? []) listener(answer.payload ?? '');
+        return;
+      }
+      const waiter = answer.id === undefined ? undefined : pending.get(answer.id);
+      if (!waiter || answer.id === undefined) return;
+      pending.delete(answer.id);
+      if (answer.error) waiter.reject(databaseError(answer.error));
+      else waiter.resolve(answer.result);
+    });
+    const stop = (error: Error) => {
+      stopped = error;
+      reject(error);
+      for (const waiter of pending.values()) waiter.reject(error);
+      pending.clear();
+    };
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(new Error(`The database thread stopped (exit code ${code}).`)));
+  });
+  await ready;
+
+  function call<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: (value) => resolve(value as T), reject });
+      worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  const queryable = (tx?: number): Queryable => ({
+    async query(text, params = [], options) {
+      const wire = await wireOptions(options);
+      return fromWire(await call<WireResults>({ op: 'query', tx, text, params, options: wire.options }, wire.transfer));
+    },
+    async exec(text, options) {
+      const wire = await wireOptions(options);
+      return (await call<WireResults[]>({ op: 'exec', tx, text, options: wire.options }, wire.transfer)).map(fromWire);
+    },
+  });
+
+  return {
+    ...queryable(),
+    async transaction(callback) {
+      const tx = nextTransaction++;
+      await call({ op: 'begin', tx });
+      let closed = false;
+      const inside = queryable(tx);
+      const end = async (op: 'commit' | 'rollback') => {
+        closed = true;
+        await call({ op, tx });
+      };
+      const handle: ThreadTransaction = {
+        query: (...args) => (closed ? Promise.reject(new Error('Transaction is closed')) : inside.query(...args)),
+        exec: (...args) => (closed ? Promise.reject(new Error('Transaction is closed')) : inside.exec(...args)),
+        rollback: () => end('rollback'),
+        get closed() {
+          return closed;
+        },
+      };
+      try {
+        const result = await callback(handle);
+        if (!closed) await end('commit');
+        return result;
+      } catch (error) {
+        if (!closed) await end('rollback');
+        throw error;
+      }
+    },
+    async listen(channel, callback) {
+      let channelListeners = listeners.get(channel);
+      if (!channelListeners) {
+        channelListeners = new Set();
+        listeners.set(channel, channelListeners);
+        await call({ op: 'listen', channel });
+      }
+      channelListeners.add(callback);
+      return async () => {
+        listeners.get(channel)?.delete(callback);
+      };
+    },
+    async dumpDataDir(compression = 'auto') {
+      return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
+    },
+    async close() {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      await call({ op: 'close' });
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// The PGlite database on its own thread (see pglite-thread.ts, which talks to it). Plain JavaScript:
+// it runs unchanged under tsx, Vitest and the bundled server, none of which compile a worker's file.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread.');
+const port = parentPort;
+
+const pg = await PGlite.create(workerData.dataDir);
+
+/** Our answer to the message `id`; ArrayBuffers in `transfer` move instead of being copied. */
+const reply = (id, result, transfer = []) => port.postMessage({ id, result }, transfer);
+
+/** A database error with the fields callers look at (code, detail, constraint ...). */
+function replyError(id, error) {
+  const fields = typeof error === 'object' && error !== null ? { ...error } : {};
+  port.postMessage({ id, error: { ...fields, message: error instanceof Error ? error.message : String(error) } });
+}
+
+const identity = (value) => value;
+
+/** Query options rebuilt from their message form: `rawTypes` are the types whose text is kept as is. */
+function queryOptions(options) {
+  if (!options) return undefined;
+  const { rawTypes, blob, ...rest } = options;
+  return {
+    ...rest,
+    ...(rawTypes ? { parsers: Object.fromEntries(rawTypes.map((type) => [type, identity])) } : {}),
+    ...(blob ? { blob: new Blob([blob]) } : {}),
+  };
+}
+
+/** Runs one query or exec on `target` (the database or an open transaction) and answers it. */
+async function run(target, message) {
+  const options = queryOptions(message.options);
+  if (message.op === 'exec') return reply(message.id, await target.exec(message.text, options));
+  const result = await target.query(message.text, message.params, options);
+  if (!result.blob) return reply(message.id, result);
+  const bytes = await result.blob.arrayBuffer();
+  return reply(message.id, { ...result, blob: bytes }, [bytes]);
+}
+
+/** Open transactions by id: the messages still to run in each, and how to hand it the next one. */
+const transactions = new Map();
+/** Thrown inside a transaction to make PGlite roll it back. */
+const rollback = Symbol('rollback');
+
+function begin(message) {
+  const inbox = [];
+  let wake;
+  const next = () => (inbox.length > 0 ? Promise.resolve(inbox.shift()) : new Promise((resolve) => (wake = resolve)));
+  transactions.set(message.tx, {
+    post(item) {
+      if (wake) {
+        const resolve = wake;
+        wake = undefined;
+        resolve(item);
+      } else inbox.push(item);
+    },
+  });
+  // Who hears how it ended: the begin message until BEGIN succeeded, then the commit or rollback.
+  let answerTo = message.id;
+  // Queries from outside the transaction wait on PGlite's own lock until it ends, as in-process.
+  pg.transaction(async (tx) => {
+    reply(message.id, null);
+    for (;;) {
+      const item = await next();
+      if (item.op === 'commit' || item.op === 'rollback') answerTo = item.id;
+      if (item.op === 'commit') return;
+      if (item.op === 'rollback') throw rollback;
+      await run(tx, item).catch((error) => replyError(item.id, error));
+    }
+  }).then(
+    () => {
+      transactions.delete(message.tx);
+      reply(answerTo, null);
+    },
+    (error) => {
+      transactions.delete(message.tx);
+      if (error === rollback) reply(answerTo, null);
+      else replyError(answerTo, error);
+    },
+  );
+}
+
+/** Channels listened to: each notification goes to the main thread before the statement's answer. */
+const channels = new Set();
+
+async function handle(message) {
+  if (message.tx !== undefined && message.op !== 'begin') {
+    const transaction = transactions.get(message.tx);
+    if (!transaction) throw new Error('The transaction is closed.');
+    return transaction.post(message);
+  }
+  switch (message.op) {
+    case 'query':
+    case 'exec':
+      return run(pg, message);
+    case 'begin':
+      return begin(message);
+    case 'listen':
+      if (!channels.has(message.channel)) {
+        channels.add(message.channel);
+        await pg.listen(message.channel, (payload) => port.postMessage({ notify: message.channel, payload }));
+      }
+      return reply(message.id, null);
+    case 'dump': {
+      const bytes = await (await pg.dumpDataDir(message.compression)).arrayBuffer();
+      return reply(message.id, bytes, [bytes]);
+    }
+    case 'close':
+      await pg.close();
+      reply(message.id, null);
+      return port.close();
+    default:
+      throw new Error(`Unknown operation ${message.op}.`);
+  }
+}
+
+port.on('message', (message) => {
+  handle(message).catch((error) => replyError(message.id, error));
+});
+port.postMessage({ ready: true });

@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { eq } from 'drizzle-orm';
+import { openPgliteThread, type PgliteThread } from '../../server/db/pglite-thread.ts';
+import { openDatabase, type DatabaseHandle } from '../../server/db/client.ts';
+import { tenants } from '../../server/db/schema.ts';
+import { sqlRunner } from '../../server/db/sql-runner.ts';
+
+// The server's PGlite runs on a worker thread; these tests hold the thread to PGlite's own behaviour.
+describe('PGlite on a worker thread', () => {
+  let dir: string;
+  let thread: PgliteThread;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pglite-thread-'));
+    thread = await openPgliteThread(join(dir, 'raw'));
+    await thread.exec('create table items (id int primary key, name text not null, at timestamptz)');
+  }, 60_000);
+  afterAll(async () => {
+    await thread.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers queries with parameters, in object and array form, and exec with several statements', async () => {
+    await thread.query('insert into items values ($1, $2, $3)', [1, 'one', '2026-01-02T03:04:05Z']);
+    expect((await thread.query('select id, name from items where id = $1', [1])).rows).toEqual([{ id: 1, name: 'one' }]);
+    expect((await thread.query('select id, name from items', [], { rowMode: 'array' })).rows).toEqual([[1, 'one']]);
+    const results = await thread.exec('select 1 as a; select 2 as b');
+    expect(results.map((result) => result.rows)).toEqual([[{ a: 1 }], [{ b: 2 }]]);
+  });
+
+  it("keeps a type's text when the caller's parser keeps it (Drizzle's dates), and refuses any other parser", async () => {
+    const { rows } = await thread.query('select at from items where id = 1', [], { parsers: { 1184: (value: string) => value } });
+    expect(rows).toEqual([{ at: '2026-01-02 03:04:05+00' }]);
+    await expect(thread.query('select 1', [], { parsers: { 1184: (value: string) => value.length } })).rejects.toThrow(/keep the text/);
+  });
+
+  it("rejects with the database's error and its SQLSTATE code", async () => {
+    const failure = await thread.query('insert into items values (1, $1)', ['again']).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure).toMatchObject({ code: '23505', message: expect.stringContaining('duplicate key') });
+  });
+
+  it('commits a transaction, rolls one back when its callback throws, and makes other queries wait for it', async () => {
+    let outsideSaw: unknown;
+    let outside: Promise<unknown> | undefined;
+    await thread.transaction(async (tx) => {
+      await tx.query("insert into items values (2, 'two')");
+      // A query from outside queues behind the transaction, as on PGlite in-process.
+      outside = thread.query('select count(*)::int as n from items').then((result) => (outsideSaw = result.rows[0]));
+      await tx.query("insert into items values (3, 'three')");
+      expect(outsideSaw).toBeUndefined();
+    });
+    await outside;
+    expect(outsideSaw).toEqual({ n: 3 });
+
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query("insert into items values (4, 'four')");
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await thread.transaction(async (tx) => {
+      await tx.query("insert into items values (5, 'five')");
+      await tx.rollback();
+    });
+    expect((await thread.query('select id from items order by id', [], { rowMode: 'array' })).rows).toEqual([[1], [2], [3]]);
+  });
+
+  it('hands a notification over before the statement that sent it returns', async () => {
+    const heard: string[] = [];
+    await thread.listen('thread_test', (payload) => heard.push(payload));
+    await thread.exec("notify thread_test, 'first'");
+    expect(heard).toEqual(['first']);
+    await thread.transaction(async (tx) => {
+      await tx.exec("notify thread_test, 'second'");
+      expect(heard).toEqual(['first']);
+    });
+    expect(heard).toEqual(['first', 'second']);
+  });
+
+  it('moves COPY data both ways', async () => {
+    await thread.query("copy items (id, name) from '/dev/blob'", [], { blob: new Blob(['10\tten\n11\televen\n']) });
+    const { blob } = await thread.query("copy (select id, name from items where id >= 10 order by id) to '/dev/blob'");
+    expect(await blob?.text()).toBe('10\tten\n11\televen\n');
+  });
+
+  it('dumps a data directory that PGlite opens in-process', async () => {
+    const copy = await PGlite.create({ loadDataDir: await thread.dumpDataDir('gzip') });
+    expect((await copy.query('select count(*)::int as n from items')).rows).toEqual([{ n: 5 }]);
+    await copy.close();
+  });
+});
+
+describe('openDatabase on a data directory', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pglite-db-'));
+    handle = await openDatabase({ dataDir: dir });
+  }, 60_000);
+  afterAll(async () => {
+    await handle.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs the migrations and Drizzle and the SQL runner over the thread', async () => {
+    const brand = { logoUrl: '', primaryColor: '#000', secondaryColor: '#fff', supportEmail: '', supportPhone: '', helpUrl: '' };
+    await handle.db.insert(tenants).values({ id: 'thread', name: 'Thread tenant', ...brand });
+    expect(await handle.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, 'thread'))).toEqual([{ name: 'Thread tenant' }]);
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.update(tenants).set({ name: 'Renamed' }).where(eq(tenants.id, 'thread'));
+        tx.rollback();
+      }),
+    ).rejects.toThrow();
+    const runner = sqlRunner(handle.db);
+    expect(await runner.textRows('select name from tenants where id = $1', ['thread'])).toEqual([['Thread tenant']]);
+    const batch = await runner.bulkTextRows('select id, name from tenants where id = $1', ['thread']);
+    expect(batch.row(0)).toEqual(['thread', 'Thread tenant']);
+  });
+});
