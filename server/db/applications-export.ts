@@ -19,7 +19,10 @@ export interface ExportRequest {
 }
 
 export interface ExportOptions {
-  /** Rows per query: small enough that a list request waiting behind one is served within ~50-100 ms on PGlite. */
+  /**
+   * Rows per query: a list request waiting behind one is served within ~50 ms, and the two batches
+   * held at a time (see below) stay a few MiB.
+   */
   batchSize?: number;
   /** Rows formatted between two yields to the event loop. */
   sliceSize?: number;
@@ -33,13 +36,13 @@ function fieldSql(field: SortField): string {
 
 /**
  * The list as CSV (RFC 4180, formula cells neutralised), in the list's order, as a stream of
- * chunks. It walks the sort index in keyset batches: memory stays at one batch whatever the size,
- * and on PGlite (one thread, in-process) other requests run between batches instead of waiting for
- * one long query.
+ * chunks. It walks the sort index in keyset batches: memory stays at two batches whatever the size
+ * (one being formatted, the next being read), and other requests' queries run between batches
+ * instead of waiting for one long query.
  */
 export async function* exportApplicationsCsv(db: Database, request: ExportRequest, options: ExportOptions = {}): AsyncGenerator<string> {
   const runner = sqlRunner(db);
-  const batchSize = options.batchSize ?? 5_000;
+  const batchSize = options.batchSize ?? 2_500;
   const sliceSize = options.sliceSize ?? 500;
   const productNames = new Map((await productOptions(db, request.tenantId)).map((option) => [option.Value, option.Name]));
   const fields = [...new Set(request.columns.map((column) => columnField[column]))];
@@ -65,9 +68,8 @@ export async function* exportApplicationsCsv(db: Database, request: ExportReques
   });
   const texts: string[] = new Array<string>(cellsOf.length);
 
-  yield csvRecord(request.columns);
-  let after: { key: string; id: string } | null = null;
-  for (;;) {
+  /** The batch after `after` (from the start when null). */
+  const batchAfter = (after: { key: string; id: string } | null) => {
     const params = new Params();
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
     let seek = '';
@@ -76,10 +78,22 @@ export async function* exportApplicationsCsv(db: Database, request: ExportReques
         ? ` and id ${comparison} ${params.add(after.id)}::bigint`
         : ` and (${key.sql}, id) ${comparison} (${params.add(after.key)}::${key.type}, ${params.add(after.id)}::bigint)`;
     }
-    const rows = await runner.bulkTextRows(
-      `select ${select} from applications where ${where}${seek} order by ${order} limit ${params.add(batchSize)}`,
-      params.values,
-    );
+    const batch = runner.bulkTextRows(`select ${select} from applications where ${where}${seek} order by ${order} limit ${params.add(batchSize)}`, params.values);
+    // Handled here too: if the download stops early, nobody awaits the batch read ahead.
+    batch.catch(() => undefined);
+    return batch;
+  };
+
+  yield csvRecord(request.columns);
+  let next = batchAfter(null);
+  for (;;) {
+    const rows = await next;
+    const more = rows.length === batchSize;
+    if (more) {
+      // The next batch is read (on the database's thread) while this one is formatted.
+      const last = rows.row(rows.length - 1);
+      next = batchAfter({ key: last[fields.length] ?? '', id: last[fields.length + 1] ?? '0' });
+    }
     let chunk = '';
     for (let rowIndex = 0; rowIndex < rows.length; rowIndex++) {
       // Formatting runs on the event loop too: hand it back every slice so list requests get in.
@@ -94,9 +108,7 @@ export async function* exportApplicationsCsv(db: Database, request: ExportReques
       chunk += csvRecord(texts);
     }
     if (chunk) yield chunk;
-    if (rows.length < batchSize) return;
-    const last = rows.row(rows.length - 1);
-    after = { key: last[fields.length] ?? '', id: last[fields.length + 1] ?? '0' };
+    if (!more) return;
     await yieldToEventLoop();
   }
 }

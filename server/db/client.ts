@@ -44,13 +44,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const { PGlite } = await import('@electric-sql/pglite');
   let client: PGlite | PgliteThread;
-  if ('dataDir' in options && !process.env.PGLITE_INPROCESS) {
+  if ('dataDir' in options) {
     // The server's database: on its own thread (see pglite-thread.ts).
     await mkdir(options.dataDir, { recursive: true });
     const { openPgliteThread } = await import('./pglite-thread.ts');
     client = await openPgliteThread(options.dataDir);
   } else {
-    client = 'dump' in options ? await PGlite.create({ loadDataDir: options.dump }) : 'dataDir' in options ? await PGlite.create(options.dataDir) : await PGlite.create();
+    client = 'dump' in options ? await PGlite.create({ loadDataDir: options.dump }) : await PGlite.create();
   }
   // Drizzle's PGlite driver uses only the part of PGlite's interface that the thread has too.
   const db = drizzle({ client: client as PGlite, schema });
