@@ -146,7 +146,7 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
   const maxCachedRows = options.maxCachedRows ?? 25_000;
   const catalogues = new Map<string, { at: number; catalogue: Promise<ProductCatalogue> }>();
   const cached = new Map<string, TenantRows>();
-  const stats = { rowHits: 0, rowMisses: 0 };
+  const stats = { rowHits: 0, rowMisses: 0, rowFetches: 0 };
 
   function catalogueOf(tenantId: string): Promise<ProductCatalogue> {
     const known = catalogues.get(tenantId);
@@ -177,6 +177,7 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
 
   /** Reads rows by id with the version they were read at. */
   async function fetchRows(tenantId: string, ids: readonly number[], catalogue: ProductCatalogue): Promise<FetchedRows> {
+    stats.rowFetches++;
     const [result] = await runner.preparedTextRows(
       'application_list_rows',
       `select ${versionSql('$1')}::text, (select ${rowsText} where tenant_id = $1::text and id = any($2::bigint[]))`,

@@ -134,6 +134,17 @@ describe('cached rows', () => {
     expect(second.Applications).toHaveLength(20);
   });
 
+  it('fetches rows that several requests miss at once once', async () => {
+    const engine = createListEngine(server.db);
+    await read(engine, { sortBy: 'PercentageComplete', sortType: 'asc' });
+    const before = engine.stats().rowFetches;
+    const pages = await Promise.all([5, 5, 5].map((pageNo) => read(engine, { sortBy: 'PercentageComplete', sortType: 'asc', pageNo: String(pageNo) })));
+    expect(engine.stats().rowFetches - before).toBe(1);
+    expect(pages[1]).toEqual(pages[0]);
+    expect(pages[2]).toEqual(pages[0]);
+    expect(pages[0]!.Applications).toHaveLength(20);
+  });
+
   it("writes any text, empty values and amounts with cents as the row's JSON", async () => {
     const engine = createListEngine(server.db);
     const [target] = await server.db.select().from(applications).where(ne(applications.status, 'Cancelled')).orderBy(applications.id).limit(1);
