@@ -106,6 +106,8 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
       const waiter = answer.id === undefined ? undefined : pending.get(answer.id);
       if (!waiter || answer.id === undefined) return;
       pending.delete(answer.id);
+      // An idle database thread does not keep the process alive (a script that fails still exits).
+      if (pending.size === 0) worker.unref();
       if (answer.error) waiter.reject(databaseError(answer.error));
       else waiter.resolve(answer.result);
     });
@@ -119,10 +121,12 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     worker.on('exit', (code) => stop(new Error(`The database thread stopped (exit code ${code}).`)));
   });
   await ready;
+  worker.unref();
 
   function call<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
     if (stopped) return Promise.reject(stopped);
     const id = nextId++;
+    worker.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: (value) => resolve(value as T), reject });
       worker.postMessage({ ...message, id }, transfer);
