@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /**
  * PGlite on a worker thread, behind the part of PGlite's interface that Drizzle and our SQL runner
@@ -87,8 +88,9 @@ const fromWire = (results: WireResults): Results => {
 /** The database error as thrown in the worker: its message and fields (code, detail, constraint ...). */
 const databaseError = (error: Record<string, unknown> & { message: string }) => Object.assign(new Error(error.message), error);
 
-/** Starts the worker and opens PGlite on `dataDir` in it. */
+/** Starts the worker and opens PGlite on `dataDir` in it; the directory is this process's until closed. */
 export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
+  const unlock = lockDataDir(dataDir);
   const worker = new Worker(workerUrl, { workerData: { dataDir } });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
@@ -118,7 +120,10 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
       pending.clear();
     };
     worker.on('error', stop);
-    worker.on('exit', (code) => stop(new Error(`The database thread stopped (exit code ${code}).`)));
+    worker.on('exit', (code) => {
+      unlock();
+      stop(new Error(`The database thread stopped (exit code ${code}).`));
+    });
   });
   await ready;
   worker.unref();

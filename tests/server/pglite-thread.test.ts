@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,11 +89,35 @@ describe('PGlite on a worker thread', () => {
     expect(await blob?.text()).toBe('10\tten\n11\televen\n');
   });
 
+  it('refuses a second opener of its data directory while it runs', async () => {
+    await expect(openPgliteThread(join(dir, 'raw'))).rejects.toThrow(`in use by process ${process.pid}`);
+  });
+
   it('dumps a data directory that PGlite opens in-process', async () => {
     const copy = await PGlite.create({ loadDataDir: await thread.dumpDataDir('gzip') });
     expect((await copy.query('select count(*)::int as n from items')).rows).toEqual([{ n: 5 }]);
     await copy.close();
   });
+});
+
+describe('the data directory lock', () => {
+  it('is given back on close, and taken over from a process that is gone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pglite-lock-'));
+    const dataDir = join(dir, 'db');
+    try {
+      const first = await openPgliteThread(dataDir);
+      await first.close();
+      // A crash leaves the lock behind with the pid of a process that no longer runs.
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+      await writeFile(`${dataDir}.lock`, String(gone));
+      const second = await openPgliteThread(dataDir);
+      expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
+      await second.close();
+      await expect(readFile(`${dataDir}.lock`, 'utf8')).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('openDatabase on a data directory', () => {
