@@ -62,7 +62,9 @@ export function changeFeedFor(db: Database): Promise<ChangeFeed | undefined> {
   if (!isPglite(client)) return Promise.resolve(undefined);
   let feed = feeds.get(client);
   if (!feed) {
-    feed = listenTo(client);
+    // Without a feed (LISTEN failed, or the database closed first) callers read versions from the
+    // database, as on PostgreSQL.
+    feed = listenTo(client).catch(() => undefined);
     feeds.set(client, feed);
   }
   return feed;

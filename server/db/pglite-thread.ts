@@ -70,14 +70,11 @@ function rawTypes(parsers: Record<number, Parser>): number[] {
   });
 }
 
-async function wireOptions(options: QueryOptions | undefined) {
-  if (!options) return { options: undefined, transfer: [] };
-  const { parsers, blob, ...rest } = options;
-  const bytes = blob ? await blob.arrayBuffer() : undefined;
-  return {
-    options: { ...rest, ...(parsers ? { rawTypes: rawTypes(parsers) } : {}), ...(bytes ? { blob: bytes } : {}) },
-    transfer: bytes ? [bytes] : [],
-  };
+/** Options as a message can carry them; `blob` is the COPY input, read beforehand. */
+function wireOptions(options: QueryOptions | undefined, blob?: ArrayBuffer) {
+  if (!options) return undefined;
+  const { parsers, blob: _input, ...rest } = options;
+  return { ...rest, ...(parsers ? { rawTypes: rawTypes(parsers) } : {}), ...(blob ? { blob } : {}) };
 }
 
 const fromWire = (results: WireResults): Results => {
@@ -138,14 +135,18 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     });
   }
 
+  // A call is posted at once (unless it must read a blob first), so that calls made before close()
+  // reach the thread before the close does.
   const queryable = (tx?: number): Queryable => ({
     async query(text, params = [], options) {
-      const wire = await wireOptions(options);
-      return fromWire(await call<WireResults>({ op: 'query', tx, text, params, options: wire.options }, wire.transfer));
+      const blob = options?.blob ? await options.blob.arrayBuffer() : undefined;
+      const results = call<WireResults>({ op: 'query', tx, text, params, options: wireOptions(options, blob) }, blob ? [blob] : []);
+      return fromWire(await results);
     },
     async exec(text, options) {
-      const wire = await wireOptions(options);
-      return (await call<WireResults[]>({ op: 'exec', tx, text, options: wire.options }, wire.transfer)).map(fromWire);
+      const blob = options?.blob ? await options.blob.arrayBuffer() : undefined;
+      const results = call<WireResults[]>({ op: 'exec', tx, text, options: wireOptions(options, blob) }, blob ? [blob] : []);
+      return (await results).map(fromWire);
     },
   });
 
@@ -193,9 +194,13 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
       return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
     },
     async close() {
-      const exited = new Promise((resolve) => worker.once('exit', resolve));
-      await call({ op: 'close' });
-      await exited;
+      // The thread closes PGlite and ends; its exit code says how the close went. Held until then:
+      // a caller may open the directory again right after.
+      const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+      worker.ref();
+      worker.postMessage({ op: 'close' });
+      const code = await exited;
+      if (code !== 0) throw new Error(`The database did not close cleanly (exit code ${code}).`);
     },
   };
 }

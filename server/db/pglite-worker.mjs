@@ -109,15 +109,29 @@ async function handle(message) {
       return reply(message.id, bytes, [bytes]);
     }
     case 'close':
-      await pg.close();
-      reply(message.id, null);
+      // The main thread waits for this thread's exit: code 0 when PGlite closed, 1 when it failed.
+      try {
+        await pg.close();
+      } catch (error) {
+        console.error('PGlite did not close cleanly:', error);
+        process.exit(1);
+      }
       return port.close();
     default:
       throw new Error(`Unknown operation ${message.op}.`);
   }
 }
 
+/** Operations still running: a close lets them answer first. */
+const running = new Set();
+
 port.on('message', (message) => {
-  handle(message).catch((error) => replyError(message.id, error));
+  if (message.op === 'close') {
+    void Promise.allSettled(running).then(() => handle(message));
+    return;
+  }
+  const operation = handle(message).catch((error) => replyError(message.id, error));
+  running.add(operation);
+  void operation.finally(() => running.delete(operation));
 });
 port.postMessage({ ready: true });

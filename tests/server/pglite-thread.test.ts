@@ -100,6 +100,22 @@ describe('PGlite on a worker thread', () => {
   });
 });
 
+describe('closing', () => {
+  it('lets the operations already asked for answer first', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pglite-close-'));
+    try {
+      const thread = await openPgliteThread(join(dir, 'db'));
+      const asked = [thread.listen('closing_test', () => undefined), thread.query('select 1 as one')];
+      await thread.close();
+      const [, result] = await Promise.all(asked);
+      expect(result).toMatchObject({ rows: [{ one: 1 }] });
+      await expect(thread.query('select 1')).rejects.toThrow('stopped');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('the data directory lock', () => {
   it('is given back on close, and taken over from a process that is gone', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pglite-lock-'));
