@@ -123,6 +123,29 @@ test.describe('application list', () => {
     await expect(page).toHaveURL(/\/list\/all$/);
   });
 
+  test('opens the row menu from the keyboard and gives focus back when it closes', async ({ page }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    const first = dataRows(page).first();
+    const actions = first.getByRole('button', { name: `Actions for application ${await idOf(first)}` });
+    // Into the grid, then along the first row's cells to its menu button.
+    await first.focus();
+    for (let step = 0; step < 30 && !(await actions.evaluate((button) => button === document.activeElement)); step++) {
+      await page.keyboard.press('ArrowRight');
+    }
+    await expect(actions).toBeFocused();
+    await expect(actions).toHaveAttribute('aria-expanded', 'false');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'Open in New Tab' })).toBeFocused();
+    await expect(actions).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Cancel Application' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    await expect(actions).toBeFocused();
+    await expect(actions).toHaveAttribute('aria-expanded', 'false');
+  });
+
   test('cancels two applications from the selection', async ({ page }) => {
     await signInAt(page, '/list', 'admin@demo.test');
     await waitForRows(page);
