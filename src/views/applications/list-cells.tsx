@@ -1,11 +1,10 @@
-import { useRef, useState } from 'react';
 import type { Key } from 'react-aria-components';
 import { applicationDetailHref, type ListScope } from '../../domain/list-view.ts';
 import { moreLabel, type ListCell } from '../../domain/list-format.ts';
 import type { ApplicationListRow } from '../../schemas/applications.schema.ts';
 import { MoreIcon } from '../ui/action-icons.tsx';
 import { Button } from '../ui/button.tsx';
-import { Menu, MenuItem, MenuPopover } from '../ui/menu.tsx';
+import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../ui/menu.tsx';
 import { Tooltip } from '../ui/tooltip.tsx';
 import styles from './application-list.module.css';
 
@@ -41,45 +40,25 @@ export interface RowMenuProps {
   onCancel: (applicationGuid: string) => void;
 }
 
-/**
- * AM §2 row menu: Open in New Tab, and Cancel Application with app.cancel.
- *
- * A page has a menu per row, and a MenuTrigger's machinery (trigger state, overlay, press and
- * keyboard handling) re-rendered with every row was a sixth of a page's render. So the row shows its
- * button only, and the menu (react-aria's Popover and Menu, anchored to the button) mounts while
- * open; closing it returns focus to the button, which never left the page.
- */
+/** AM §2 row menu: Open in New Tab, and Cancel Application with app.cancel. */
 export function RowMenu({ row, scope, canCancel, onCancel }: RowMenuProps) {
-  const trigger = useRef<HTMLButtonElement>(null);
-  const [open, setOpen] = useState(false);
   const onAction = (key: Key) => {
     if (key === 'cancel') onCancel(row.ApplicationGuid);
   };
   return (
-    <>
-      <Button
-        ref={trigger}
-        variant="icon"
-        className={styles.rowMenuButton}
-        aria-label={`Actions for application ${row.ApplicationID}`}
-        aria-haspopup="true"
-        aria-expanded={open}
-        onPress={() => setOpen(true)}
-      >
+    <MenuTrigger>
+      <Button variant="icon" className={styles.rowMenuButton} aria-label={`Actions for application ${row.ApplicationID}`}>
         <MoreIcon />
       </Button>
-      {open && (
-        <MenuPopover triggerRef={trigger} isOpen onOpenChange={setOpen}>
-          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- an opened menu takes focus, as under a MenuTrigger */}
-          <Menu aria-label={`Application ${row.ApplicationID}`} autoFocus="first" onAction={onAction} onClose={() => setOpen(false)}>
-            <MenuItem id="open" href={applicationDetailHref(row.ApplicationID, scope)} target="_blank" rel="noopener noreferrer">
-              Open in New Tab
-            </MenuItem>
-            {canCancel && <MenuItem id="cancel">Cancel Application</MenuItem>}
-          </Menu>
-        </MenuPopover>
-      )}
-    </>
+      <MenuPopover>
+        <Menu aria-label={`Application ${row.ApplicationID}`} onAction={onAction}>
+          <MenuItem id="open" href={applicationDetailHref(row.ApplicationID, scope)} target="_blank" rel="noopener noreferrer">
+            Open in New Tab
+          </MenuItem>
+          {canCancel && <MenuItem id="cancel">Cancel Application</MenuItem>}
+        </Menu>
+      </MenuPopover>
+    </MenuTrigger>
   );
 }
 

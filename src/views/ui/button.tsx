@@ -1,4 +1,3 @@
-import type { Ref } from 'react';
 import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react-aria-components';
 import { classNames } from './class-names.ts';
 import styles from './button.module.css';
@@ -6,7 +5,6 @@ import styles from './button.module.css';
 export interface ButtonProps extends Omit<AriaButtonProps, 'className'> {
   variant?: 'primary' | 'secondary' | 'quiet' | 'icon';
   className?: string;
-  ref?: Ref<HTMLButtonElement>;
 }
 
 /** The react-aria Button with the portal's look; state (hover, press, focus, disabled) styled from data attributes. */
