@@ -1,4 +1,5 @@
 import { openSync, closeSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /**
  * One process per PGlite data directory. PGlite has no postmaster to refuse a second opener: two
@@ -17,19 +18,27 @@ const isRunning = (pid: number): boolean => {
   }
 };
 
+/** Lock files this process holds: one naming our pid but not in here is a crashed process's, whose pid we were given again. */
+const held = new Set<string>();
+
 /** Takes the data directory for this process; the returned function gives it back. */
 export function lockDataDir(dataDir: string): () => void {
-  const path = `${dataDir.replace(/[/\\]+$/, '')}.lock`;
+  const path = `${resolve(dataDir)}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      return () => rmSync(path, { force: true });
+      held.add(path);
+      return () => {
+        held.delete(path);
+        rmSync(path, { force: true });
+      };
     } catch (error) {
       if (!(typeof error === 'object' && error !== null && 'code' in error && error.code === 'EEXIST')) throw error;
       const owner = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+      const ours = owner === process.pid && held.has(path);
+      if (ours || (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner))) {
         throw new Error(`The database in ${dataDir} is in use by process ${owner}; stop it first (two processes would damage it).`);
       }
       rmSync(path, { force: true });

@@ -129,6 +129,10 @@ describe('the data directory lock', () => {
       const second = await openPgliteThread(dataDir);
       expect(await readFile(`${dataDir}.lock`, 'utf8')).toBe(String(process.pid));
       await second.close();
+      // A crashed process that had this process's pid: the lock names us, but we never took it.
+      await writeFile(`${dataDir}.lock`, String(process.pid));
+      const third = await openPgliteThread(dataDir);
+      await third.close();
       await expect(readFile(`${dataDir}.lock`, 'utf8')).rejects.toThrow();
     } finally {
       await rm(dir, { recursive: true, force: true });
