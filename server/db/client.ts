@@ -27,8 +27,9 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
 /**
  * Opens the database and applies pending migrations. PostgreSQL when a URL is given, otherwise
- * PGlite (in-process Postgres) on a data directory or from a dump. Drivers load lazily so that a
- * PostgreSQL deployment never pays for the WASM build and vice versa.
+ * PGlite (Postgres in WASM, in this process): on a data directory on its own worker thread, from a
+ * dump or in memory on this thread (tests). Drivers load lazily so that a PostgreSQL deployment
+ * never pays for the WASM build and vice versa.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('url' in options) {
