@@ -4,9 +4,9 @@ import type { Database } from './client.ts';
  * What writers announce as they commit (migration 0002: NOTIFY from the tables' triggers), for
  * caches that would otherwise ask the database on every request.
  *
- * Only on PGlite: one process owns a PGlite data directory, so every writer is in this process and a
- * notification is handed over while the writer's COMMIT is still being answered, before the writer
- * (a route, the seed) can tell anyone it is done. The feed is then complete and never late. On
+ * Only on PGlite: one process owns a PGlite data directory (data-dir-lock.ts refuses a second), so
+ * every writer is in this process and a notification is handed over while the writer's COMMIT is
+ * still being answered, before the writer (a route, the seed) can tell anyone it is done. The feed is then complete and never late. On
  * PostgreSQL other instances write too, and a notification can be late or lost with a dropped
  * connection: there is no feed, and callers ask the database.
  */
