@@ -355,8 +355,8 @@ export interface SeedApplicationsResult {
 const bulkThreshold = 50_000;
 
 /**
- * Tops the tenant up to `total` applications. Large loads drop the list indexes and foreign keys of
- * `applications`, COPY the rows (PGlite) or insert them in big batches (PostgreSQL), then rebuild
+ * Tops the tenant up to `total` applications. Large loads drop the list and search indexes and the
+ * foreign keys of `applications`, COPY the rows (PGlite) or insert them in big batches (PostgreSQL), then rebuild
  * the indexes once and re-validate the keys in one pass: far faster than maintaining 30 indexes
  * row by row. The index definitions are read back from the catalog, so the migrations stay the
  * single source of them.
@@ -375,8 +375,8 @@ export async function seedApplications(db: Database, options: SeedApplicationsOp
   if (bulk) {
     const rows = await runner.textRows(
       `select 'drop index ' || quote_ident(indexname), indexdef from pg_indexes
-         where schemaname = current_schema() and tablename = 'applications'
-           and indexname not in (select conname from pg_constraint where conrelid = 'applications'::regclass)
+         where schemaname = current_schema() and tablename in ('applications', 'application_search')
+           and indexname not in (select conname from pg_constraint where conrelid in ('applications'::regclass, 'application_search'::regclass))
        union all
        select 'alter table applications drop constraint ' || quote_ident(conname),
               'alter table applications add constraint ' || quote_ident(conname) || ' ' || pg_get_constraintdef(oid)
@@ -422,7 +422,7 @@ export async function seedApplications(db: Database, options: SeedApplicationsOp
     result.indexMs = performance.now() - started;
   }
   // Index-only scans need the visibility map, and the planner needs statistics.
-  await db.execute(sql.raw('vacuum (analyze) applications'));
+  await db.execute(sql.raw('vacuum (analyze) applications, application_search'));
   return result;
 }
 

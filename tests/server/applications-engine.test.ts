@@ -108,6 +108,51 @@ describe('keyset chunks, backward lists and OFFSET', () => {
   });
 });
 
+describe('the search table', () => {
+  const ids = async (raw: RawListQuery, scope: 'instance' | 'filtered' = 'instance') => {
+    const engine = createListEngine(server.db);
+    // A status filter takes the join with applications; a search alone reads application_search only.
+    const filtered = scope === 'filtered' ? { status: JSON.stringify([...new Set(apps.map((row) => row.status)), "Adviser edit"]) } : {};
+    const page = await read(engine, { rowsPerPage: '100', ...raw, ...filtered });
+    return page.Applications.map((row) => row.ApplicationID);
+  };
+
+  it('follows every write to applications: renames, cancels, new rows; other changes leave it alone', async () => {
+    const [target] = await server.db.select().from(applications).where(ne(applications.status, 'Cancelled')).orderBy(applications.id).limit(1);
+    const id = target!.id;
+    try {
+      await server.db.update(applications).set({ accountName: 'Zebulon Quixote Holdings' }).where(eq(applications.id, id));
+      await server.db.update(applications).set({ accountName: 'Wilhelmina Quixote Holdings' }).where(eq(applications.id, id));
+      for (const scope of ['instance', 'filtered'] as const) {
+        expect(await ids({ q: 'wilhelmina quix' }, scope)).toEqual([id]);
+        expect(await ids({ q: 'zebulon' }, scope)).toEqual([]);
+      }
+      await server.db.update(applications).set({ accountName: 'Zebulon Quixote Holdings' }).where(eq(applications.id, id));
+
+      // An update of other columns keeps the row's words (the trigger rewrites only what changed).
+      await server.db.update(applications).set({ label: 'VIP' }).where(eq(applications.id, id));
+      expect(await ids({ q: 'zebulon' })).toEqual([id]);
+
+      await server.db.update(applications).set({ status: 'Cancelled' }).where(eq(applications.id, id));
+      expect(await ids({ q: 'zebulon' })).toEqual([]);
+      await server.db.update(applications).set({ status: target!.status }).where(eq(applications.id, id));
+      expect(await ids({ q: 'zebulon' })).toEqual([id]);
+
+      const [added] = await server.db
+        .insert(applications)
+        .values({ tenantId: 'demo', status: 'Adviser edit', accountName: 'Yardley Xenophon Trust', primaryEmail: 'yx@example.test' })
+        .returning({ id: applications.id });
+      expect(await ids({ q: 'xenophon' })).toEqual([added!.id]);
+      expect(await ids({ q: 'yx example' }, 'filtered')).toEqual([added!.id]);
+      await server.db.delete(applications).where(eq(applications.id, added!.id));
+      expect(await ids({ q: 'xenophon' })).toEqual([]);
+    } finally {
+      await server.db.update(applications).set(target!).where(eq(applications.id, id));
+    }
+    expect((await ids({ q: String(id), sortType: 'asc' }))[0]).toBe(id);
+  });
+});
+
 describe('cached rows', () => {
   it('serves rows read once from memory, and their new values after any write', async () => {
     const engine = createListEngine(server.db);
