@@ -36,6 +36,8 @@ export interface SqlRunner {
   preparedTextRows(name: string, text: string, params: readonly SqlParam[]): Promise<(string | null)[][]>;
   /** `select id, key::text, version::text ...`: the ids in order, the last key and the version. */
   idChunk(text: string, params: readonly SqlParam[]): Promise<IdChunk>;
+  /** `select id ...` (one bigint column): every id, in the order of the rows. */
+  idList(text: string, params: readonly SqlParam[]): Promise<Float64Array>;
   /**
    * Many text rows at once (export batches): COPY on PGlite, a plain query on PostgreSQL. Rows are
    * decoded one at a time on demand, so a batch's per-row garbage dies young.
@@ -130,6 +132,24 @@ export function parseIdChunk(buffer: ArrayBuffer): IdChunk {
   return { ids, lastKey, version };
 }
 
+/**
+ * Reads COPY ... (FORMAT binary) of one bigint column: after the header, each row is a field count
+ * (2 bytes), a length (4) and the value (8). Ids are below 2^53, so two 32-bit halves make them
+ * exactly, without a BigInt per row.
+ */
+export function parseIdList(buffer: ArrayBuffer): Float64Array {
+  const view = new DataView(buffer);
+  let offset = 11 + 4;
+  offset += 4 + view.getInt32(offset);
+  const ids = new Float64Array(Math.max(0, Math.floor((buffer.byteLength - offset) / 14)));
+  let count = 0;
+  while (offset + 2 <= buffer.byteLength && view.getInt16(offset) !== -1) {
+    ids[count++] = view.getInt32(offset + 6) * 4294967296 + view.getUint32(offset + 10);
+    offset += 14;
+  }
+  return ids.subarray(0, count);
+}
+
 const textEscapes: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
 
 /** One field of COPY text format: `\N` is NULL, backslash escapes undone. */
@@ -213,6 +233,10 @@ export function sqlRunner(db: Database): SqlRunner {
         if (!result.blob) return { ids: [], lastKey: null, version: null };
         return parseIdChunk(await result.blob.arrayBuffer());
       },
+      async idList(text, params) {
+        const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob' WITH (FORMAT binary)`);
+        return result.blob ? parseIdList(await result.blob.arrayBuffer()) : new Float64Array(0);
+      },
       async bulkTextRows(text, params) {
         const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
         return parseCopyText(result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0));
@@ -241,6 +265,7 @@ export function sqlRunner(db: Database): SqlRunner {
           version: rows[0]?.[2] ? Number(rows[0][2]) : null,
         };
       },
+      idList: async (text, params) => Float64Array.from(await textRows(text, params), (row) => Number(row[0])),
       bulkTextRows: async (text, params) => batchOf(await textRows(text, params)),
     };
   }

@@ -167,5 +167,10 @@ describe('openDatabase on a data directory', () => {
     expect(await runner.textRows('select name from tenants where id = $1', ['thread'])).toEqual([['Thread tenant']]);
     const batch = await runner.bulkTextRows('select id, name from tenants where id = $1', ['thread']);
     expect(batch.row(0)).toEqual(['thread', 'Thread tenant']);
+    // Ids come back exactly and in row order, well past 32 bits.
+    const big = 2 ** 52 + 7;
+    const ids = await runner.idList('select unnest($1::bigint[])', [`{3,1,${big},4294967296,2}`]);
+    expect([...ids]).toEqual([3, 1, big, 4294967296, 2]);
+    expect([...(await runner.idList('select 1::bigint where false', []))]).toEqual([]);
   });
 });
