@@ -26,10 +26,16 @@ export async function startServerProcess(
   const started = performance.now();
   const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // A server that stops (a failed migration, a locked data directory) says why, at once.
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
   const deadline = started + 120_000;
   while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Server exited with code ${child.exitCode} before answering:\n${stderr}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/tenant/validate`);
       if (response.ok) return { child, readyMs: performance.now() - started, port };
