@@ -146,6 +146,46 @@ test.describe('application list', () => {
     await expect(actions).toHaveAttribute('aria-expanded', 'false');
   });
 
+  test('keeps keyboard focus on the rows of a short page, and says when nothing is found', async ({ page }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    const search = page.getByRole('searchbox', { name: 'Search applications' });
+    await search.fill('lee');
+    await search.press('Enter');
+    await expect(page).toHaveURL(/q=lee/);
+    await waitForRows(page);
+    const count = await dataRows(page).count();
+    expect(count).toBeGreaterThan(2);
+    expect(count).toBeLessThan(20);
+    const last = dataRows(page).last();
+    const beforeLast = dataRows(page).nth(count - 2);
+
+    await dataRows(page).first().focus();
+    await page.keyboard.press('Control+End');
+    await expect(last).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(last).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(beforeLast).toBeFocused();
+    await page.keyboard.press('PageDown');
+    await expect(last).toBeFocused();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('End');
+    await expect(last).toBeFocused();
+    // From a cell of the last row, ArrowDown stays where it is.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const inCell = await page.evaluateHandle(() => document.activeElement);
+    expect(await last.evaluate((row) => row !== document.activeElement && row.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    expect(await inCell.evaluate((element) => element === document.activeElement)).toBe(true);
+
+    await search.fill('zzzz-nothing');
+    await search.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'No Results.' })).toBeVisible();
+    await expect(dataRows(page)).toHaveCount(0);
+  });
+
   test('cancels two applications from the selection', async ({ page }) => {
     await signInAt(page, '/list', 'admin@demo.test');
     await waitForRows(page);

@@ -16,6 +16,7 @@ import { Cell, Column, Row, Table, TableBody, TableContainer, TableHeader } from
 import focus from '../ui/focus.module.css';
 import tableStyles from '../ui/table.module.css';
 import { CellContent, StatusBadge, type RowMenuProps } from './list-cells.tsx';
+import { keepFocusOnShownRows } from './shown-rows-keys.ts';
 import { ApplicationListContext } from '../../machines/application-list.machine.ts';
 import { useList, useListNavigate, useListPermissions, useListSend } from './list-hooks.ts';
 import styles from './application-list.module.css';
@@ -92,10 +93,7 @@ export const ResultsTable = memo(function ResultsTable() {
   // already in the DOM in place (no unmount and remount of every cell, no row moving to another
   // position, which the browser counts as a layout shift). Selection still speaks ApplicationGuids.
   const selectedSlots = useList(
-    (snapshot) =>
-      snapshot.context.rows.flatMap((row, slot) =>
-        snapshot.context.selection.includes(row.ApplicationGuid) ? [slot] : [],
-      ),
+    (snapshot) => selectedSlotsOf(snapshot.context.rows, snapshot.context.selection, slotCount(snapshot.context)),
     sameKeys,
   );
 
@@ -165,19 +163,42 @@ export const ResultsTable = memo(function ResultsTable() {
             <ResultsBody columns={columns} />
           </Table>
         </TableContainer>
+        <EmptyResults />
       </CellSettingsProvider>
     </ResultsFrame>
   );
 });
 
-/** Dims what is shown while the next page loads; its children (the Table) do not re-render for it. */
+/**
+ * Dims what is shown while the next page loads; its children (the Table) do not re-render for it.
+ * Keeps keyboard focus off the hidden rows of a short page.
+ */
 function ResultsFrame({ rowsPerPage, children }: { rowsPerPage: number; children: ReactNode }) {
   const loading = useList((snapshot) => snapshot.hasTag('loading'));
   return (
-    <div className={styles.results} aria-busy={loading} style={resultsHeight(rowsPerPage)}>
+    <div className={styles.results} aria-busy={loading} style={resultsHeight(rowsPerPage)} onKeyDownCapture={keepFocusOnShownRows}>
       {children}
     </div>
   );
+}
+
+/**
+ * Positions on the page: as many as a full page (or as the rows, were there ever more). A shorter or
+ * empty page keeps them all, and hides those without a row (CSS, `slotRow`): the collection does
+ * not change with the number of rows, so react-aria does not render every row and cell again for it
+ * (more than half of such a render), nor mount them all again after 'No Results.'.
+ */
+const slotCount = (context: { rows: readonly unknown[]; query: { rowsPerPage: number } }) =>
+  Math.max(context.rows.length, context.query.rowsPerPage);
+
+/**
+ * The selected positions. With every row selected, the hidden positions count as selected too, so
+ * that react-aria's select-all checkbox shows "all" rather than "some".
+ */
+function selectedSlotsOf(rows: readonly ApplicationListRow[], selection: readonly string[], slots: number): number[] {
+  const selected = rows.flatMap((row, slot) => (selection.includes(row.ApplicationGuid) ? [slot] : []));
+  if (selected.length === 0 || selected.length < rows.length) return selected;
+  return Array.from({ length: slots }, (_, slot) => slot);
 }
 
 /** One item per position on the page, the same objects every time: react-aria keeps a row's rendering while its item stays. */
@@ -215,27 +236,21 @@ function CellSettingsProvider({ children }: { children: ReactNode }) {
 }
 
 /**
- * The rows. A new page of the same size does not re-render the Table, its rows or its cells
- * (react-aria's grid hooks: most of the cost of a page): the positions stay the same items, and only
- * each cell's content, which reads its row from the machine, renders again. A page of another size
- * changes the collection, and react-aria then renders every cell.
+ * The rows. A new page does not re-render the Table, its rows or its cells (react-aria's grid hooks:
+ * most of the cost of a page): the positions stay the same items whatever the number of rows (see
+ * slotCount), and only each cell's content, which reads its row from the machine, renders again.
  */
 function ResultsBody({ columns }: { columns: ColumnItem[] }) {
-  const rowCount = useList((snapshot) => snapshot.context.rows.length);
-  const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
-  const slots = useMemo(() => slotsOf(rowCount), [rowCount]);
+  const count = useList((snapshot) => slotCount(snapshot.context));
+  const slots = useMemo(() => slotsOf(count), [count]);
 
   return (
-    <TableBody
-      items={slots}
-      dependencies={[columns, failed]}
-      renderEmptyState={() => (failed ? <ListFailure /> : <p className={styles.emptyState}>No Results.</p>)}
-    >
+    <TableBody items={slots} dependencies={[columns]}>
       {({ id }) => (
-        <Row id={id} columns={columns} dependencies={[columns]}>
+        <Row id={id} className={styles.slotRow} columns={columns} dependencies={[columns]}>
           {(column) => (
             <Cell>
-              <SlotCell slot={id} column={column.id} />
+              <SlotCell slot={id} column={column.id} isRowHeader={column.isRowHeader} />
             </Cell>
           )}
         </Row>
@@ -244,16 +259,24 @@ function ResultsBody({ columns }: { columns: ColumnItem[] }) {
   );
 }
 
-/** The content of one cell: the value of its column in the row now at its position. */
-const SlotCell = memo(function SlotCell({ slot, column }: { slot: number; column: ListColumnName }) {
+/**
+ * The content of one cell: the value of its column in the row now at its position. The row header's
+ * cell marks a position that holds a row (`data-filled`); the others are hidden.
+ */
+const SlotCell = memo(function SlotCell({ slot, column, isRowHeader }: { slot: number; column: ListColumnName; isRowHeader: boolean }) {
   const row = useList((snapshot) => snapshot.context.rows[slot]);
   const loadedAt = useList((snapshot) => snapshot.context.loadedAt);
   const settings = useContext(CellSettingsContext);
   if (!row || !settings) return null;
-  return settings.phone ? (
-    <PhoneCell row={row} />
-  ) : (
-    <CellContent cell={listCell(row, column, loadedAt)} menu={{ row, ...settings.menu }} />
+  return (
+    <>
+      {isRowHeader && <span data-filled hidden />}
+      {settings.phone ? (
+        <PhoneCell row={row} />
+      ) : (
+        <CellContent cell={listCell(row, column, loadedAt)} menu={{ row, ...settings.menu }} />
+      )}
+    </>
   );
 });
 
@@ -266,6 +289,22 @@ function PhoneCell({ row }: { row: ApplicationListRow }) {
         {row.AccountName} ({row.ApplicationID})
       </small>
     </span>
+  );
+}
+
+/**
+ * 'No Results.' below the column headers, or a failed load's Retry (AM §8: an empty list with status
+ * failed). Outside the table's collection, whose rows stay mounted (hidden) while it shows; the text
+ * is in a live region, so a search that finds nothing is announced.
+ */
+function EmptyResults() {
+  const empty = useList((snapshot) => snapshot.context.rows.length === 0);
+  const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
+  return (
+    <>
+      <div role="status">{empty && !failed && <p className={styles.emptyState}>No Results.</p>}</div>
+      {empty && failed && <ListFailure />}
+    </>
   );
 }
 
