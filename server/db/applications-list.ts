@@ -1,5 +1,5 @@
 import { columnField, type SortField } from '../../src/domain/list-columns.ts';
-import { filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
+import { arrayFilterParams, filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
@@ -52,7 +52,7 @@ const searchMatches = (params: Params, tenant: string, words: readonly string[])
 const isSearchOnly = (scope: ListScope, filters: ListFilters): boolean =>
   scope.kind === 'instance' &&
   filters.search.length > 0 &&
-  [filters.status, filters.label, filters.sysLabel, filters.subBrand, filters.assignee, filters.products].every((values) => values.length === 0);
+  arrayFilterParams.every((param) => filters[param].length === 0);
 
 /** The WHERE clause of a list: the tenant, rows that are listed, the caller's scope and the filters. */
 export function listWhere(params: Params, tenantId: string, scope: ListScope, filters: ListFilters): string {

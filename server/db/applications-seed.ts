@@ -356,9 +356,9 @@ const bulkThreshold = 50_000;
 
 /**
  * Tops the tenant up to `total` applications. Large loads drop the list and search indexes and the
- * foreign keys of `applications`, COPY the rows (PGlite) or insert them in big batches (PostgreSQL), then rebuild
- * the indexes once and re-validate the keys in one pass: far faster than maintaining 30 indexes
- * row by row. The index definitions are read back from the catalog, so the migrations stay the
+ * foreign keys of `applications`, COPY the rows (PGlite) or insert them in big batches
+ * (PostgreSQL), then rebuild the indexes once and re-validate the keys in one pass: far faster than
+ * maintaining 30 indexes row by row. The index definitions are read back from the catalog, so the migrations stay the
  * single source of them.
  */
 export async function seedApplications(db: Database, options: SeedApplicationsOptions): Promise<SeedApplicationsResult> {

@@ -293,9 +293,9 @@ export const applications = pgTable(
 
 /**
  * The search words of each listed (not cancelled) application, kept by triggers on `applications`
- * (migration 0003). A search reads this narrow table (about a third of the pages of `applications`)
- * instead of visiting every matching row of the wide one: a search matching a quarter of a million
- * rows touches each of their pages (docs/decisions/001).
+ * (migration 0003). A search alone reads this narrow table (about a third of the pages of
+ * `applications`) instead of visiting every matching row of the wide one: a search matching a
+ * quarter of a million rows touches each of their pages (docs/decisions/001).
  */
 export const applicationSearch = pgTable(
   'application_search',
