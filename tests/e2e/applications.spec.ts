@@ -184,6 +184,7 @@ test.describe('application list', () => {
     await search.press('Enter');
     await expect(page.getByRole('status').filter({ hasText: 'No Results.' })).toBeVisible();
     await expect(dataRows(page)).toHaveCount(0);
+    await expect(grid(page).getByRole('checkbox', { name: 'Select All' })).toBeDisabled();
   });
 
   test('cancels two applications from the selection', async ({ page }) => {

@@ -12,6 +12,7 @@ import {
 import type { ListColumnName } from '../../domain/list-columns.ts';
 import type { ApplicationListRow } from '../../schemas/applications.schema.ts';
 import { Button } from '../ui/button.tsx';
+import { Checkbox } from '../ui/checkbox.tsx';
 import { Cell, Column, Row, Table, TableBody, TableContainer, TableHeader } from '../ui/table.tsx';
 import focus from '../ui/focus.module.css';
 import tableStyles from '../ui/table.module.css';
@@ -144,7 +145,7 @@ export const ResultsTable = memo(function ResultsTable() {
             onSortChange={onSortChange}
             onRowAction={openRow}
           >
-            <TableHeader columns={columns}>
+            <TableHeader columns={columns} selectAll={<SelectAllCheckbox />}>
               {(column) => (
                 <Column
                   id={column.id}
@@ -290,6 +291,12 @@ function PhoneCell({ row }: { row: ApplicationListRow }) {
       </small>
     </span>
   );
+}
+
+/** Select all, disabled while the page shows no rows (its hidden positions are no rows to select). */
+function SelectAllCheckbox() {
+  const empty = useList((snapshot) => snapshot.context.rows.length === 0);
+  return <Checkbox slot="selection" isDisabled={empty} />;
 }
 
 /**

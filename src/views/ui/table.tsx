@@ -37,14 +37,18 @@ export function Table({ className, ...props }: Omit<AriaTableProps, 'className'>
 export function TableHeader<T extends object>({
   columns,
   children,
+  selectAll,
   ...props
-}: Omit<AriaTableHeaderProps<T>, 'className'>) {
+}: Omit<AriaTableHeaderProps<T>, 'className'> & {
+  /** The select-all checkbox, if not react-aria's own: a `<Checkbox slot="selection" />` with more to say. */
+  selectAll?: ReactNode;
+}) {
   const { selectionBehavior, selectionMode } = useTableOptions();
   return (
     <AriaTableHeader {...props}>
       {selectionBehavior === 'toggle' && (
         <AriaColumn className={classNames(styles.column, styles.selectColumn)}>
-          {selectionMode === 'multiple' && <Checkbox slot="selection" />}
+          {selectionMode === 'multiple' && (selectAll ?? <Checkbox slot="selection" />)}
         </AriaColumn>
       )}
       <Collection items={columns}>{children}</Collection>
