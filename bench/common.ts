@@ -8,6 +8,7 @@ import { seedDemo } from '../server/db/seed.ts';
 import { applicationCount, seedApplications } from '../server/db/applications-seed.ts';
 import { users, userVisibility } from '../server/db/schema.ts';
 import { sqlRunner } from '../server/db/sql-runner.ts';
+import { warmListTables } from '../server/db/buffer-warmup.ts';
 import { signIn, type TestServer } from '../tests/server/harness.ts';
 
 export const benchApplications = Number(process.env.BENCH_APPLICATIONS ?? 1_000_000);
@@ -16,6 +17,12 @@ export const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 20);
 /** PostgreSQL instead of PGlite (the same schema and code); seeded the same way on first use. */
 export const benchDatabaseUrl = process.env.BENCH_DATABASE_URL;
 
+/**
+ * The other tenant's applications: the list bench warms the server up on them (every code path of a
+ * list page, compiled) without touching any cache the measured tenant's lists use.
+ */
+export const warmupTenant = { id: 'acme', host: 'acme.localhost', admin: 'admin@acme.test', applications: 20_000 };
+
 /** A user who sees All Apps through view.allapps.location only (Sydney and Melbourne). */
 export const locationUserEmail = 'bench-location@demo.test';
 
@@ -23,7 +30,10 @@ export interface BenchServer {
   handle: DatabaseHandle;
   baseUrl: string;
   host: string;
-  token(email: string): Promise<string>;
+  /** The port the server listens on (a tenant's host is `name:port`). */
+  port: number;
+  /** An access token for `email`, signed in on `host` (the measured tenant's by default). */
+  token(email: string, host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -48,11 +58,12 @@ export async function startBenchServer(): Promise<BenchServer> {
   }
   console.log(`shared_buffers ${await sharedBuffers(handle)}`);
   await seedDemo(handle.db);
-  if ((await applicationCount(handle.db, 'demo')) < benchApplications) {
+  for (const [tenantId, total] of [['demo', benchApplications], [warmupTenant.id, warmupTenant.applications]] as const) {
+    if ((await applicationCount(handle.db, tenantId)) >= total) continue;
     started = performance.now();
-    const result = await seedApplications(handle.db, { tenantId: 'demo', total: benchApplications });
+    const result = await seedApplications(handle.db, { tenantId, total });
     console.log(
-      `seeded ${result.added.toLocaleString('en-AU')} applications in ${seconds(performance.now() - started)} ` +
+      `seeded ${result.added.toLocaleString('en-AU')} applications for ${tenantId} in ${seconds(performance.now() - started)} ` +
         `(generate ${seconds(result.generateMs)}, COPY ${seconds(result.loadMs)}, indexes ${seconds(result.indexMs)}, then vacuum analyze)`,
     );
   }
@@ -63,13 +74,17 @@ export async function startBenchServer(): Promise<BenchServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const host = `127.0.0.1:${port}`;
+  // As the server does after its start (main.ts); awaited, so that every run measures the same state.
+  const warmed = await warmListTables(handle.db);
+  if (warmed) console.log(`buffer pool warmed: ${warmed.pages.toLocaleString('en-AU')} pages in ${seconds(warmed.ms)}`);
   const server: TestServer = { app, db: handle.db, close: async () => undefined };
   return {
     handle,
     host,
+    port,
     baseUrl: `http://${host}`,
-    async token(email) {
-      const { tokens } = await signIn(server, email, undefined, host);
+    async token(email, tokenHost = host) {
+      const { tokens } = await signIn(server, email, undefined, tokenHost);
       if (!tokens) throw new Error(`sign-in failed for ${email}`);
       return tokens.access_token;
     },

@@ -72,6 +72,7 @@ export function registerApplicationRoutes(context: RouteContext) {
           ...listRequest,
           tenantId: principal.tenantId,
           scope: view === 'my' ? myAppsScope(principal) : allAppsScope(principal),
+          reader: principal.userId,
         });
         // The rows are JSON text already, written by the database from typed readers (list-rows.ts):
         // the response is that text joined. It is an ApplicationListResponse; the route tests parse

@@ -214,12 +214,16 @@ export interface ListEngineOptions extends ListRowOptions {
 export interface ListPageRequest extends ListRequest {
   tenantId: string;
   scope: ListScope;
+  /** Who asks (a user id): the next page is read ahead for a reader paging forward. */
+  reader?: string;
 }
 
 class StaleVersion extends Error {}
 
 /** The next page is read ahead only for pages up to this size (the default page is 20 rows). */
 const maxReadAheadRows = 25;
+/** Readers whose last page of each list is remembered (to tell who is paging forward). */
+const maxReaderPages = 10_000;
 
 export function createListEngine(db: Database, options: ListEngineOptions = {}) {
   const runner: SqlRunner = sqlRunner(db);
@@ -235,6 +239,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const counts = new Lru<CountEntry>();
   const pendingCounts = new Map<string, Promise<CountEntry>>();
   const seeks = new Lru<SeekEntry>();
+  const lastPageRead = new Lru<number>();
   const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0 };
 
   const entryBytes = (entry: SeekEntry) => entry.forward.bytes + entry.backward.bytes;
@@ -439,9 +444,28 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return fromEnd ? ids.reverse() : ids;
   }
 
-  async function attempt(request: ListPageRequest, optimistic: boolean): Promise<ListPage> {
-    const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
-    const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
+  /**
+   * Whether the reader is paging forward: on the first page, or on the page after the last one they
+   * were given of this list. Only then do the next page's rows come along with a fetch: for a reader
+   * jumping around, the database would read a page nobody asks for, while others wait for it.
+   */
+  function readsForward(request: ListPageRequest, seekKey: string): boolean {
+    const { pageNo, rowsPerPage } = request.paging;
+    const key = `${request.reader ?? ''}|${seekKey}`;
+    const previous = lastPageRead.get(key);
+    lastPageRead.set(key, pageNo);
+    lastPageRead.evict(() => lastPageRead.size > maxReaderPages);
+    // Not for long pages: they would double a fetch that is already the cost of the request.
+    return rowsPerPage <= maxReadAheadRows && (pageNo === 1 || previous === pageNo - 1);
+  }
+
+  /** The ids of the page after `end`, if the list's seek lists know them. */
+  function nextIds(seekKey: string, version: number, total: number, end: number, rowsPerPage: number): number[] {
+    const entry = seeks.get(seekKey);
+    return (entry?.version === version ? knownIds(entry, total, end, Math.min(end + rowsPerPage, total)) : undefined) ?? [];
+  }
+
+  async function attempt(request: ListPageRequest, key: string, seekKey: string, readAhead: boolean, optimistic: boolean): Promise<ListPage> {
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
 
@@ -465,12 +489,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
     const end = Math.min(start + rowsPerPage, total);
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
-    // The next page's rows come along with a fetch (if its ids are known): people page forward.
-    // Not for long pages: they would double a fetch that is already the cost of the request.
-    const entry = seeks.get(seekKey);
-    const next =
-      entry?.version === version && rowsPerPage <= maxReadAheadRows ? knownIds(entry, total, end, Math.min(end + rowsPerPage, total)) : undefined;
-    const fetched = await listRows.rows(request.tenantId, ids, next ?? []);
+    const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
     if (fetched.version !== version) throw new StaleVersion();
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
@@ -479,9 +498,12 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     /** One page of a list with its TotalRows and MaxPage. */
     async page(request: ListPageRequest): Promise<ListPage> {
       stats.requests++;
+      const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
+      const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
+      const readAhead = readsForward(request, seekKey);
       for (let tries = 0; ; tries++) {
         try {
-          return await attempt(request, tries === 0);
+          return await attempt(request, key, seekKey, readAhead, tries === 0);
         } catch (error) {
           if (!(error instanceof StaleVersion) || tries >= 3) throw error;
           stats.staleRetries++;

@@ -179,6 +179,25 @@ describe('cached rows', () => {
     expect(second.Applications).toHaveLength(20);
   });
 
+  it('reads the next page along only for a reader paging forward', async () => {
+    const engine = createListEngine(server.db);
+    const pageFor = (reader: string, pageNo: number) =>
+      engine.page({ ...request({ sortBy: 'ClientName', sortType: 'desc', pageNo: String(pageNo) }), reader });
+    const missesOf = async (reader: string, pageNo: number) => {
+      const before = engine.stats().rowMisses;
+      await pageFor(reader, pageNo);
+      return engine.stats().rowMisses - before;
+    };
+    await pageFor('jumper', 5);
+    // Page 5 was a jump: page 6 did not come along. Then 5, 6 is paging forward: 7 comes with 6.
+    expect(await missesOf('jumper', 6)).toBe(20);
+    expect(await missesOf('jumper', 7)).toBe(0);
+    // Another reader's pages say nothing of this one: a jump to 9 brings no 10.
+    await pageFor('other', 8);
+    expect(await missesOf('jumper', 9)).toBe(20);
+    expect(await missesOf('jumper', 10)).toBe(20);
+  });
+
   it('fetches rows that several requests miss at once once', async () => {
     const engine = createListEngine(server.db);
     await read(engine, { sortBy: 'PercentageComplete', sortType: 'asc' });
