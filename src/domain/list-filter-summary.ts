@@ -35,12 +35,13 @@ export const withNoneOption = (options: readonly NameValue[]): NameValue[] => [
   ...options.filter((option) => option.Value !== noneValue),
 ];
 
+/** The STATUS choices: every status but Cancelled, which no list shows (AM §4: cancel removes it). */
 export const statusOptions = (statuses: readonly string[]): NameValue[] =>
-  statuses.map((status) => ({ Name: status, Value: status }));
+  statuses.filter((status) => status !== 'Cancelled').map((status) => ({ Name: status, Value: status }));
 
 /** Before the lookups load (or if they cannot): the statuses the spec names, and nothing else to pick. */
 export const defaultFilterOptions: FilterOptions = {
-  status: statusOptions(applicationStatuses.filter((status) => status !== 'Cancelled')),
+  status: statusOptions(applicationStatuses),
   subBrand: [noneOption],
   assignee: [noneOption],
   label: [noneOption],

@@ -404,6 +404,17 @@ export const applicationListMachine = setup({
         },
         invalidAddress: {
           description: 'The address holds a parameter the list cannot read: which one, and a link to the unfiltered list',
+          on: {
+            // Any readable address loads, even the query shown before the bad one (Back, or the
+            // link to the unfiltered list when the bad address was the first one opened).
+            'query.changed': {
+              target: 'loading',
+              actions: [
+                { type: 'assignQuery', params: ({ event }) => ({ query: event.query, view: event.view }) },
+                'clearSelection',
+              ],
+            },
+          },
         },
       },
     },

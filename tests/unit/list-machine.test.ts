@@ -112,6 +112,31 @@ describe('application list machine', () => {
     actor.stop();
   });
 
+  it('leaves an unreadable address for any readable one, the list shown before it included', async () => {
+    // Opened on a bad address: the link to the unfiltered list (the starting query) loads it.
+    const opened = listWithControlledLoads();
+    opened.actor.send({ type: 'query.invalid', message: 'sortBy: unknown column' });
+    expect(opened.actor.getSnapshot().matches({ list: 'invalidAddress' })).toBe(true);
+    opened.actor.send({ type: 'query.changed', query: defaultListQuery, view: undefined });
+    expect(opened.actor.getSnapshot().matches({ list: 'loading' })).toBe(true);
+    expect(opened.requested).toEqual([defaultListQuery]);
+    opened.actor.stop();
+
+    // A list, then a bad address, then Back to the same list: it shows again.
+    const { actor, loads, requested } = listWithControlledLoads();
+    const second = { ...defaultListQuery, pageNo: 2 };
+    actor.send({ type: 'query.changed', query: second, view: undefined });
+    loads.get(2)?.resolve(page(2));
+    await settle();
+    actor.send({ type: 'query.invalid', message: 'pageNo: must be at least 1' });
+    actor.send({ type: 'query.changed', query: second, view: undefined });
+    loads.get(2)?.resolve(page(2));
+    await settle();
+    expect(actor.getSnapshot().matches({ list: 'succeeded' })).toBe(true);
+    expect(requested).toEqual([second, second]);
+    actor.stop();
+  });
+
   it('asks for page 1 on a change of sort, search or filters, and clears the selection on the new address', async () => {
     const { actor, loads, navigations } = listWithControlledLoads();
     actor.send({ type: 'query.changed', query: { ...defaultListQuery, pageNo: 3 }, view: undefined });

@@ -10,6 +10,7 @@ import {
   hasFilterSelection,
   defaultFilterOptions,
   optionName,
+  statusOptions,
   withNoneOption,
   withoutAnyFilter,
   withoutFilter,
@@ -161,6 +162,13 @@ describe('the Filters modal and the summary (AM §2)', () => {
     expect(optionName(options.assignee, '')).toBe('(None)');
     expect(optionName(options.assignee, 'a1')).toBe('Avery Admin');
     expect(optionName(options.assignee, 'unknown')).toBe('unknown');
+  });
+
+  it('offers every status the server knows but Cancelled, which no list shows', () => {
+    expect(statusOptions(['Complete', 'Cancelled', 'Under review'])).toEqual([
+      { Name: 'Complete', Value: 'Complete' },
+      { Name: 'Under review', Value: 'Under review' },
+    ]);
   });
 
   it('enables Apply only when the selection differs from the current filters, whatever the order', () => {
