@@ -103,7 +103,7 @@ export const monitoringEnvelopes = pgTable('monitoring_envelopes', {
 /** A sort key of the list: the SQL expression (unqualified, over `applications`) and its type for keyset literals. */
 export interface ApplicationSortKey {
   sql: string;
-  type: 'bigint' | 'integer' | 'numeric' | 'text' | 'timestamptz' | 'text[]';
+  type: 'bigint' | 'integer' | 'numeric' | 'text' | 'timestamptz';
 }
 
 /**
@@ -134,7 +134,7 @@ export const applicationSortKeys = {
   ApplicationType: { sql: 'application_type', type: 'text' },
   UserUploadCount: { sql: 'user_upload_count', type: 'integer' },
   SubBrandName: { sql: 'sub_brand_name', type: 'text' },
-  ProductDisplayNameList: { sql: 'product_codes', type: 'text[]' },
+  ProductDisplayNameList: { sql: 'product_names', type: 'text' },
   AccountName: { sql: 'account_name', type: 'text' },
   InvestmentAmount: { sql: 'investment_amount', type: 'numeric' },
 } as const satisfies Record<string, ApplicationSortKey>;
@@ -249,6 +249,12 @@ export const applications = pgTable(
     accountNumber: text('account_number').notNull().default(''),
     subBrandName: text('sub_brand_name').notNull().default(''),
     productCodes: text('product_codes').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The product names as the list shows them (the codes' catalogue names, in order, joined by
+     * ', '): the Products column sorts by what people read, not by codes. Written by a trigger
+     * from `product_codes` on every insert and change of the codes (migration 0004).
+     */
+    productNames: text('product_names').notNull().default(''),
     label: text('label').notNull().default(''),
     systemLabel: text('system_label').notNull().default(''),
     assigneeUserId: uuid('assignee_user_id').references(() => users.id),

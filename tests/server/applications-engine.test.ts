@@ -231,19 +231,40 @@ describe('cached rows', () => {
     }
   });
 
-  it('shows a renamed product once the catalogue is read again', async () => {
+  it('shows a renamed product once the catalogue is read again, and sorts by the new name', async () => {
     const engine = createListEngine(server.db, { catalogueMaxAgeMs: 0 });
     const row = (await read(engine, { sortBy: 'Products', sortType: 'desc' })).Applications[0]!;
     const code = row.ProductDictionary[0]!.Value;
     const thatProduct = and(eq(products.tenantId, 'demo'), eq(products.code, code));
     const [product] = await server.db.select().from(products).where(thatProduct);
-    await server.db.update(products).set({ name: 'Renamed product' }).where(thatProduct);
+    // A name before every other: the applications holding it first now lead the ascending sort.
+    await server.db.update(products).set({ name: '0 Renamed product' }).where(thatProduct);
     try {
-      const after = (await read(engine, { sortBy: 'Products', sortType: 'desc' })).Applications[0]!;
-      expect(after.ProductDictionary[0]).toEqual({ Name: 'Renamed product', Value: code });
-      expect(after.ProductDisplayNameList[0]).toBe('Renamed product');
+      const [after] = (await read(engine, { products: JSON.stringify([code]), sortBy: 'Products', sortType: 'asc' })).Applications;
+      expect(after!.ProductDictionary[0]).toEqual({ Name: '0 Renamed product', Value: code });
+      expect(after!.ProductDisplayNameList[0]).toBe('0 Renamed product');
     } finally {
       await server.db.update(products).set({ name: product!.name }).where(thatProduct);
+    }
+    const restored = (await read(engine, { sortBy: 'Products', sortType: 'desc' })).Applications[0]!;
+    expect(restored.ApplicationID).toBe(row.ApplicationID);
+  });
+
+  it('keeps the product names each row sorts by in step with its codes, whoever writes them', async () => {
+    const namesOf = async (id: number) =>
+      (await server.db.select({ names: applications.productNames }).from(applications).where(eq(applications.id, id)))[0]?.names;
+    const [added] = await server.db
+      .insert(applications)
+      .values({ tenantId: 'demo', status: 'Adviser edit', productCodes: ['PENSION', 'NOT-IN-CATALOGUE', 'CMA'] })
+      .returning({ id: applications.id });
+    try {
+      expect(await namesOf(added!.id)).toBe('Account Based Pension, NOT-IN-CATALOGUE, Cash Management Account');
+      await server.db.update(applications).set({ productCodes: ['TD'] }).where(eq(applications.id, added!.id));
+      expect(await namesOf(added!.id)).toBe('Term Deposit');
+      await server.db.update(applications).set({ productCodes: [] }).where(eq(applications.id, added!.id));
+      expect(await namesOf(added!.id)).toBe('');
+    } finally {
+      await server.db.delete(applications).where(eq(applications.id, added!.id));
     }
   });
 

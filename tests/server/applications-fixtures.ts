@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { applicationOwners, applications } from '../../server/db/schema.ts';
+import { seedProducts } from '../../server/db/applications-seed.ts';
 import { ApplicationListResponseSchema, type ApplicationListRow } from '../../src/schemas/applications.schema.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
 import { api, type TestServer } from './harness.ts';
@@ -57,7 +58,8 @@ export function matches(row: AppRow, filters: OracleFilters): boolean {
   return true;
 }
 
-type Key = string | number | readonly string[];
+type Key = string | number;
+const productNames = new Map(seedProducts.map((product) => [product.code, product.name]));
 const time = (date: Date | null) => (date ? date.getTime() : -Infinity);
 
 export const sortKey: Record<DataColumnName, (row: AppRow) => Key> = {
@@ -83,20 +85,14 @@ export const sortKey: Record<DataColumnName, (row: AppRow) => Key> = {
   ApplicationType: (row) => row.applicationType,
   UserUploadCount: (row) => row.userUploadCount,
   SubBrandName: (row) => row.subBrandName,
-  Products: (row) => row.productCodes,
+  // What the cell reads: the catalogue names of the codes, in order (not the stored sort column).
+  Products: (row) => row.productCodes.map((code) => productNames.get(code) ?? code).join(', '),
   AccountName: (row) => row.accountName,
   InvestmentAmount: (row) => Number(row.investmentAmount),
 };
 
-/** PostgreSQL's order for these types under the C collation: code-unit order, arrays element-wise. */
+/** PostgreSQL's order for these types under the C collation: code-unit order. */
 export function compareKeys(a: Key, b: Key): number {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    for (let index = 0; index < Math.min(a.length, b.length); index++) {
-      const order = compareKeys(a[index] ?? '', b[index] ?? '');
-      if (order !== 0) return order;
-    }
-    return a.length - b.length;
-  }
   if (typeof a === 'number' && typeof b === 'number') return a === b ? 0 : a < b ? -1 : 1;
   const left = String(a);
   const right = String(b);

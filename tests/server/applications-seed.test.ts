@@ -33,6 +33,8 @@ describe('the application generator', () => {
     for (const row of rows) {
       const products = String(row.product_codes).replace(/[{}]/g, '').split(',').filter(Boolean);
       for (const code of products) expect(codes.has(code)).toBe(true);
+      // What migration 0004's trigger writes, which a bulk seed switches off.
+      expect(row.product_names).toBe(products.map((code) => seedProducts.find((product) => product.code === code)?.name).join(', '));
       if (row.date_completed !== null) expect(String(row.date_completed) >= String(row.date_created)).toBe(true);
       if (row.status === 'Complete') expect(row.percentage_complete).toBe(100);
       expect(Number(row.user_upload_count)).toBeLessThanOrEqual(Number(row.document_count));
