@@ -112,7 +112,7 @@ async function sharedBuffers({ db }: Pick<DatabaseHandle, 'db'>): Promise<string
  * Returns whether the setting changed (it applies from the next start).
  */
 async function tuneSharedBuffers({ db }: Pick<DatabaseHandle, 'db'>): Promise<boolean> {
-  const wanted = process.env.BENCH_SHARED_BUFFERS ?? '512MB';
+  const wanted = process.env.BENCH_SHARED_BUFFERS ?? '640MB';
   const current = await sharedBuffers({ db });
   if (wanted === 'default') {
     if (current === '128MB') return false;
