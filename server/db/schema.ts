@@ -251,8 +251,8 @@ export const applications = pgTable(
     productCodes: text('product_codes').array().notNull().default(sql`'{}'::text[]`),
     /**
      * The product names as the list shows them (the codes' catalogue names, in order, joined by
-     * ', '): the Products column sorts by what people read, not by codes. Written by a trigger
-     * from `product_codes` on every insert and change of the codes (migration 0004).
+     * ', '): the Products column sorts by what people read, not by codes. Written by triggers on
+     * every insert, every change of the codes and every rename of a product (migration 0004).
      */
     productNames: text('product_names').notNull().default(''),
     label: text('label').notNull().default(''),
