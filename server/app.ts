@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
 import type { ServerConfig } from './config.ts';
@@ -17,6 +17,13 @@ import { registerLookupRoutes } from './api/lookups.routes.ts';
 import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerPortalStatic } from './static.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered on this instance (method, url, schema), in registration order. */
+    routeCatalogue: readonly RouteOptions[];
+  }
+}
+
 export interface AppOptions {
   db: Database;
   config: ServerConfig;
@@ -29,6 +36,10 @@ export async function buildApp({ db, config, distDir }: AppOptions) {
   const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every route as registered, with its schema: the fuzz suite reads this, so a new route is fuzzed the day it exists.
+  const routes: RouteOptions[] = [];
+  app.decorate('routeCatalogue', routes);
+  app.addHook('onRoute', (route) => void routes.push(route));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
