@@ -45,6 +45,10 @@ export interface PgliteThread extends Queryable {
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
   dumpDataDir(compression?: 'auto' | 'gzip' | 'none'): Promise<Blob>;
   close(): Promise<void>;
+  /** How often the thread died and was started again (readiness reports it). */
+  readonly restarts: number;
+  /** Ends the thread at once, as a crash would, and resolves once it is gone (the supervision test). */
+  terminate(): Promise<void>;
 }
 
 interface Answer {
@@ -88,50 +92,86 @@ const databaseError = (error: Record<string, unknown> & { message: string }) => 
 /** Starts the worker and opens PGlite on `dataDir` in it; the directory is this process's until closed. */
 export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
   const unlock = lockDataDir(dataDir);
-  const worker = new Worker(workerUrl, { workerData: { dataDir } });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;
   let nextTransaction = 0;
+  let closing = false;
+  /** Set once the thread is gone for good (closed, or it could not be started again). */
   let stopped: Error | undefined;
+  let restarts = 0;
+  let worker: Worker | undefined;
+  let restarting: Promise<void> | undefined;
 
-  const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (answer: Answer) => {
-      if (answer.ready) return resolve();
-      if (answer.notify !== undefined) {
-        for (const listener of listeners.get(answer.notify) ?? []) listener(answer.payload ?? '');
-        return;
-      }
-      const waiter = answer.id === undefined ? undefined : pending.get(answer.id);
-      if (!waiter || answer.id === undefined) return;
-      pending.delete(answer.id);
-      // An idle database thread does not keep the process alive (a script that fails still exits).
-      if (pending.size === 0) worker.unref();
-      if (answer.error) waiter.reject(databaseError(answer.error));
-      else waiter.resolve(answer.result);
+  const onAnswer = (answer: Answer) => {
+    if (answer.notify !== undefined) {
+      for (const listener of listeners.get(answer.notify) ?? []) listener(answer.payload ?? '');
+      return;
+    }
+    const waiter = answer.id === undefined ? undefined : pending.get(answer.id);
+    if (!waiter || answer.id === undefined) return;
+    pending.delete(answer.id);
+    // An idle database thread does not keep the process alive (a script that fails still exits).
+    if (pending.size === 0) worker?.unref();
+    if (answer.error) waiter.reject(databaseError(answer.error));
+    else waiter.resolve(answer.result);
+  };
+
+  const failPending = (error: Error) => {
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  };
+
+  /** A new thread on the data directory, resolved once PGlite has opened it. */
+  function startWorker(): Promise<Worker> {
+    const started = new Worker(workerUrl, { workerData: { dataDir } });
+    return new Promise<Worker>((resolve, reject) => {
+      started.on('message', (answer: Answer) => (answer.ready ? resolve(started) : onAnswer(answer)));
+      started.on('error', (error) => {
+        reject(error);
+        failPending(error);
+      });
+      started.on('exit', (code) => {
+        const error = new Error(`The database thread stopped (exit code ${code}).`);
+        reject(error);
+        failPending(error);
+        if (closing || started !== worker) return;
+        // Supervision: the thread is never supposed to die, but if it does, the process must not be
+        // left answering 'stopped' forever. Calls in flight failed above; later ones wait for the new thread.
+        restarts += 1;
+        restarting = startWorker().then(
+          (next) => {
+            worker = next;
+            worker.unref();
+            restarting = undefined;
+            return Promise.all([...listeners.keys()].map((channel) => call({ op: 'listen', channel }))).then(() => undefined);
+          },
+          (failure: unknown) => {
+            stopped = failure instanceof Error ? failure : new Error(String(failure));
+            unlock();
+          },
+        );
+      });
     });
-    const stop = (error: Error) => {
-      stopped = error;
-      reject(error);
-      for (const waiter of pending.values()) waiter.reject(error);
-      pending.clear();
-    };
-    worker.on('error', stop);
-    worker.on('exit', (code) => {
-      unlock();
-      stop(new Error(`The database thread stopped (exit code ${code}).`));
-    });
-  });
-  await ready;
+  }
+
+  try {
+    worker = await startWorker();
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   worker.unref();
 
-  function call<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
-    if (stopped) return Promise.reject(stopped);
+  async function call<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (restarting && message.op !== 'listen') await restarting;
+    if (stopped || !worker) throw stopped ?? new Error('The database thread is not running.');
+    const thread = worker;
     const id = nextId++;
-    worker.ref();
+    thread.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: (value) => resolve(value as T), reject });
-      worker.postMessage({ ...message, id }, transfer);
+      thread.postMessage({ ...message, id }, transfer);
     });
   }
 
@@ -193,13 +233,26 @@ export async function openPgliteThread(dataDir: string): Promise<PgliteThread> {
     async dumpDataDir(compression = 'auto') {
       return new Blob([await call<ArrayBuffer>({ op: 'dump', compression })]);
     },
+    get restarts() {
+      return restarts;
+    },
+    async terminate() {
+      await worker?.terminate();
+    },
     async close() {
+      if (closing) return;
+      closing = true;
+      await restarting;
+      if (stopped || !worker) return;
+      const thread = worker;
       // The thread closes PGlite and ends; its exit code says how the close went. Held until then:
       // a caller may open the directory again right after.
-      const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-      worker.ref();
-      worker.postMessage({ op: 'close' });
+      const exited = new Promise<number>((resolve) => thread.once('exit', resolve));
+      thread.ref();
+      thread.postMessage({ op: 'close' });
       const code = await exited;
+      unlock();
+      stopped = new Error('The database is closed.');
       if (code !== 0) throw new Error(`The database did not close cleanly (exit code ${code}).`);
     },
   };

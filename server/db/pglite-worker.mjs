@@ -11,10 +11,28 @@ const pg = await PGlite.create(workerData.dataDir);
 /** Our answer to the message `id`; ArrayBuffers in `transfer` move instead of being copied. */
 const reply = (id, result, transfer = []) => port.postMessage({ id, result }, transfer);
 
-/** A database error with the fields callers look at (code, detail, constraint ...). */
+/** The fields of a Postgres error that callers look at; all plain strings, so they always cross the thread. */
+const errorFields = ['code', 'severity', 'detail', 'hint', 'position', 'where', 'schema', 'table', 'column', 'dataType', 'constraint', 'routine'];
+
+/**
+ * Answers `id` with an error as plain data. PGlite's errors also carry the query, its parameters and
+ * its options (parser functions), which cannot be cloned: posting them whole threw DataCloneError
+ * and ended this thread. Nothing about an error may ever stop the thread, so the last resort is a
+ * bare message.
+ */
 function replyError(id, error) {
-  const fields = typeof error === 'object' && error !== null ? { ...error } : {};
-  port.postMessage({ id, error: { ...fields, message: error instanceof Error ? error.message : String(error) } });
+  const described = { message: error instanceof Error ? error.message : String(error) };
+  if (typeof error === 'object' && error !== null) {
+    for (const field of errorFields) {
+      const value = error[field];
+      if (typeof value === 'string' || typeof value === 'number') described[field] = value;
+    }
+  }
+  try {
+    port.postMessage({ id, error: described });
+  } catch {
+    port.postMessage({ id, error: { message: 'The database failed and its error could not be described.' } });
+  }
 }
 
 const identity = (value) => value;

@@ -109,7 +109,9 @@ describe('closing', () => {
       await thread.close();
       const [, result] = await Promise.all(asked);
       expect(result).toMatchObject({ rows: [{ one: 1 }] });
-      await expect(thread.query('select 1')).rejects.toThrow('stopped');
+      await expect(thread.query('select 1')).rejects.toThrow('closed');
+      // A second close (SIGTERM sent to npm start and to the server both) is no error.
+      await expect(thread.close()).resolves.toBeUndefined();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -173,4 +175,48 @@ describe('openDatabase on a data directory', () => {
     expect([...ids]).toEqual([3, 1, big, 4294967296, 2]);
     expect([...(await runner.idList('select 1::bigint where false', []))]).toEqual([]);
   });
+
+  // Issue 11: Drizzle's queries carry parser functions; PGlite's error carried them back and the
+  // worker died cloning it, so one NUL byte stopped the database for every later request.
+  it('answers a failing query that Drizzle sent with parsers, and keeps working', async () => {
+    const failure = await handle.db
+      .select({ name: tenants.name })
+      .from(tenants)
+      .where(eq(tenants.name, 'a\u0000b'))
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(await handle.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, 'thread'))).toHaveLength(1);
+  });
+
+  it('rolls back and answers a transaction whose query fails', async () => {
+    const failure = await handle.db
+      .transaction(async (tx) => {
+        await tx.update(tenants).set({ name: 'Half done' }).where(eq(tenants.id, 'thread'));
+        await tx.update(tenants).set({ name: 'a\u0000b' }).where(eq(tenants.id, 'thread'));
+      })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(await handle.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, 'thread'))).toEqual([{ name: 'Thread tenant' }]);
+  });
+});
+
+describe('supervision', () => {
+  it('starts a new thread on the same data directory when the thread dies, and listens again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pglite-crash-'));
+    try {
+      const thread = await openPgliteThread(join(dir, 'db'));
+      await thread.exec('create table kept (n int)');
+      await thread.query('insert into kept values (1)');
+      const heard: string[] = [];
+      await thread.listen('after_crash', (payload) => heard.push(payload));
+      await thread.terminate();
+      expect((await thread.query('select n from kept')).rows).toEqual([{ n: 1 }]);
+      expect(thread.restarts).toBe(1);
+      await thread.query("select pg_notify('after_crash', 'again')");
+      expect(heard).toEqual(['again']);
+      await thread.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
