@@ -4,14 +4,15 @@ import { startTestServer, type TestServer } from './harness.ts';
 import { changeFeedFor } from '../../server/db/change-feed.ts';
 import { applications, users } from '../../server/db/schema.ts';
 import { listEngineFor } from '../../server/db/applications-list.ts';
+import { onPostgres, pgliteOnly } from './template.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.close());
+describe.skipIf(onPostgres)(pgliteOnly('the change feed (PGlite)', 'PostgreSQL has no change feed, by design (change-feed.ts)'), () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
 
-describe('the change feed (PGlite)', () => {
   it('knows the new data version as soon as the write returns, in or out of a transaction', async () => {
     const feed = await changeFeedFor(server.db);
     if (!feed) throw new Error('PGlite has a change feed');

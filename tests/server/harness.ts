@@ -1,19 +1,44 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { LightMyRequestResponse } from 'fastify';
-import { openDatabase } from '../../server/db/client.ts';
+import { openDatabase, type DatabaseHandle } from '../../server/db/client.ts';
 import { readConfig } from '../../server/config.ts';
 import { buildApp } from '../../server/app.ts';
 import { portalClientId, portalScope } from '../../server/identity/provider.ts';
 import { demoPassword } from '../../server/db/seed.ts';
-import { templateDumpPath } from './template.ts';
+import { databaseUrl, quoteIdentifier, templateDatabaseName, templateDumpPath, testDatabaseUrl, withAdminConnection } from './template.ts';
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
+let copies = 0;
+
+/**
+ * A private copy of the seeded template database: an in-memory PGlite restored from the dump, or
+ * on PostgreSQL (TEST_DATABASE_URL) a database created from the template one, dropped on close.
+ */
+async function openCopy(): Promise<DatabaseHandle> {
+  if (!testDatabaseUrl) return openDatabase({ dump: new Blob([await readFile(templateDumpPath)]) });
+  const name = `portal_test_${process.pid}_${++copies}_${randomBytes(3).toString('hex')}`;
+  await withAdminConnection((query) => query(`create database ${quoteIdentifier(name)} template ${quoteIdentifier(templateDatabaseName)}`));
+  const drop = () => withAdminConnection((query) => query(`drop database if exists ${quoteIdentifier(name)} with (force)`));
+  try {
+    const database = await openDatabase({ url: databaseUrl(name) });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await drop();
+      },
+    };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
 /** The real server in-process on a private copy of the seeded template database. */
 export async function startTestServer(env: Record<string, string> = {}) {
-  const dump = new Blob([await readFile(templateDumpPath)]);
-  const database = await openDatabase({ dump });
+  const database = await openCopy();
   const config = readConfig({ LOG_LEVEL: 'silent', ...env });
   const app = await buildApp({ db: database.db, config });
   await app.ready();

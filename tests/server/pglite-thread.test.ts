@@ -9,9 +9,10 @@ import { openPgliteThread, type PgliteThread } from '../../server/db/pglite-thre
 import { openDatabase, type DatabaseHandle } from '../../server/db/client.ts';
 import { tenants } from '../../server/db/schema.ts';
 import { sqlRunner } from '../../server/db/sql-runner.ts';
+import { onPostgres, pgliteOnly } from './template.ts';
 
 // The server's PGlite runs on a worker thread; these tests hold the thread to PGlite's own behaviour.
-describe('PGlite on a worker thread', () => {
+describe.skipIf(onPostgres)(pgliteOnly('PGlite on a worker thread', 'tests the PGlite worker thread itself'), () => {
   let dir: string;
   let thread: PgliteThread;
 
@@ -100,7 +101,7 @@ describe('PGlite on a worker thread', () => {
   });
 });
 
-describe('closing', () => {
+describe.skipIf(onPostgres)(pgliteOnly('closing', 'closes the PGlite worker thread'), () => {
   it('lets the operations already asked for answer first', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pglite-close-'));
     try {
@@ -118,7 +119,7 @@ describe('closing', () => {
   }, 60_000);
 });
 
-describe('the data directory lock', () => {
+describe.skipIf(onPostgres)(pgliteOnly('the data directory lock', 'the lock of a PGlite data directory'), () => {
   it('is given back on close, and taken over from a process that is gone', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pglite-lock-'));
     const dataDir = join(dir, 'db');
@@ -142,7 +143,7 @@ describe('the data directory lock', () => {
   }, 60_000);
 });
 
-describe('openDatabase on a data directory', () => {
+describe.skipIf(onPostgres)(pgliteOnly('openDatabase on a data directory', 'opens a PGlite data directory'), () => {
   let dir: string;
   let handle: DatabaseHandle;
 
@@ -200,7 +201,7 @@ describe('openDatabase on a data directory', () => {
   });
 });
 
-describe('supervision', () => {
+describe.skipIf(onPostgres)(pgliteOnly('supervision', 'restarts a dead PGlite worker thread'), () => {
   it('starts a new thread on the same data directory when the thread dies, and listens again', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pglite-crash-'));
     try {
