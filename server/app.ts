@@ -16,6 +16,7 @@ import { registerApplicationRoutes } from './api/applications.routes.ts';
 import { registerLookupRoutes } from './api/lookups.routes.ts';
 import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerPortalStatic } from './static.ts';
+import { registerRateLimits } from './rate-limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +51,8 @@ export async function buildApp({ db, config, distDir }: AppOptions) {
   app.addHook('onRequest', async (request) => {
     request.tenant = await resolveTenant(request.headers.host);
   });
+  // After the tenant hook, before the identity provider's hook takes /oidc requests over.
+  await registerRateLimits(app, config);
 
   const secrets = await loadIdentitySecrets(db);
   const providerFor = mountIdentityProvider(app, { db, config, secrets });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Every knob the server reads from the environment; README "Configuration" documents each. */
 const EnvironmentSchema = z.object({
@@ -14,6 +15,16 @@ const EnvironmentSchema = z.object({
   TOKEN_REFRESH_LEAD: seconds(120),
   SENTRY_DSN: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
+  // Abuse limits (docs/decisions/003-abuse-limits.md): requests per address or account per RATE_LIMIT_WINDOW.
+  RATE_LIMIT_WINDOW: seconds(60),
+  RATE_LIMIT_SIGN_IN: count(60),
+  RATE_LIMIT_TOKEN: count(300),
+  RATE_LIMIT_MONITORING: count(30),
+  RATE_LIMIT_WRITES_PER_ADDRESS: count(1200),
+  RATE_LIMIT_WRITES_PER_ACCOUNT: count(300),
+  RATE_LIMIT_SIGN_IN_FAILURES: count(10),
+  RATE_LIMIT_SIGN_IN_FAILURE_WINDOW: seconds(15 * 60),
+  MONITORING_MAX_ENVELOPES: count(500),
 });
 
 export type ServerConfig = z.infer<typeof EnvironmentSchema>;

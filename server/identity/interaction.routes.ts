@@ -6,27 +6,50 @@ import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { findUserByEmail, maxFailedSignIns, signInStatuses } from './accounts.ts';
-import { verifyPassword } from './passwords.ts';
+import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { notFound } from '../http-error.ts';
+import { Lru } from '../lru.ts';
+import { describeWait } from '../rate-limits.ts';
 
 export const wrongCredentialsMessage = 'The email or password is incorrect.';
 export const lockedMessage =
   'Your account is locked after too many failed sign-in attempts. Please contact your administrator to unlock it.';
 export const disabledMessage = 'Your account is not active. Please contact your administrator.';
+export const throttledMessage = (seconds: number) =>
+  `Too many failed sign-in attempts from your network. Please try again in ${describeWait(seconds)}.`;
+
+/** Failures kept for names that have no lockable account (bounded: the oldest names are forgotten first). */
+const maxUnlockableNames = 10_000;
 
 const LoginFormSchema = z.object({ email: z.string().default(''), password: z.string().default('') });
 
 type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
 
-/** The login interaction: renders the branded page, checks the password, locks after five failures. */
+/**
+ * The login interaction: renders the branded page, checks the password, locks after five failures.
+ * An address past its failures (app.signInFailures) waits without its guesses being checked, and
+ * every other answer costs one password check, so neither timing nor the 'locked' message tells
+ * whether an account exists (docs/decisions/003-abuse-limits.md).
+ */
 export function registerInteractionRoutes(app: FastifyInstance, db: Database, providerFor: ProviderFor) {
-  function sendPage(reply: FastifyReply, request: FastifyRequest, uid: string, email = '', error?: string) {
+  // Unknown and deactivated names have no counter in the database; they show 'locked' after five
+  // failures as a real account would. In memory: a restart forgets them, as the address throttle does.
+  const unlockableFailures = new Lru<number>();
+  const countUnlockableFailure = (tenantId: string, email: string) => {
+    const key = `${tenantId} ${email.trim().toLowerCase()}`;
+    const failures = (unlockableFailures.get(key) ?? 0) + 1;
+    unlockableFailures.set(key, failures);
+    unlockableFailures.evict(() => unlockableFailures.size > maxUnlockableNames);
+    return failures;
+  };
+
+  function sendPage(reply: FastifyReply, request: FastifyRequest, uid: string, email = '', error?: string, status = error ? 401 : 200) {
     const tenant = request.tenant;
     if (!tenant) throw notFound('Unknown tenant.');
     const nonce = randomBytes(16).toString('base64');
     return reply
-      .code(error ? 401 : 200)
+      .code(status)
       .header(
         'content-security-policy',
         `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'self'; base-uri 'none'`,
@@ -52,12 +75,27 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     if (!tenant) throw notFound('Unknown tenant.');
     const { email, password } = LoginFormSchema.parse(request.body ?? {});
 
-    const user = email ? await findUserByEmail(db, tenant.id, email) : undefined;
-    if (!user) return sendPage(reply, request, details.uid, email, wrongCredentialsMessage);
-    if (user.status.startsWith('Locked')) return sendPage(reply, request, details.uid, email, lockedMessage);
-    if (!signInStatuses.has(user.status)) return sendPage(reply, request, details.uid, email, disabledMessage);
+    // Before any password is checked: a throttled guess never counts against the account.
+    const wait = await app.signInFailures.waitSeconds(request);
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      return sendPage(reply, request, details.uid, email, throttledMessage(wait), 429);
+    }
 
-    if (!(await verifyPassword(password, user.passwordHash))) {
+    const user = email ? await findUserByEmail(db, tenant.id, email) : undefined;
+    const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
+    const canSignIn = user !== undefined && signInStatuses.has(user.status);
+    if (!matches || !canSignIn) await app.signInFailures.recordFailure(request);
+
+    if (user?.status.startsWith('Locked')) return sendPage(reply, request, details.uid, email, lockedMessage);
+    if (!canSignIn) {
+      // Only someone who knows the password learns that the account is deactivated.
+      if (user && matches) return sendPage(reply, request, details.uid, email, disabledMessage);
+      const locked = countUnlockableFailure(tenant.id, email) >= maxFailedSignIns;
+      return sendPage(reply, request, details.uid, email, locked ? lockedMessage : wrongCredentialsMessage);
+    }
+
+    if (!matches) {
       const [updated] = await db
         .update(users)
         .set({

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,
@@ -7,13 +7,19 @@ import {
 import { failedPasswordRules } from '../../src/domain/password-policy.ts';
 import { principalOf, type RouteContext } from '../api/context.ts';
 import { users } from '../db/schema.ts';
-import { findUserById } from './accounts.ts';
+import { findUserById, maxFailedSignIns } from './accounts.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { revokeAccountSessions } from './adapter.ts';
+import { lockedMessage } from './interaction.routes.ts';
 
 export const passwordResults = { policyFailed: 0, wrongPassword: 1, changed: passwordChangedResult } as const;
 
-/** The identity service's change password (AM §7): `result` 2 = changed and signed out everywhere. */
+/**
+ * The identity service's change password (AM §7): `result` 2 = changed and signed out everywhere.
+ * A wrong current password is a failed sign-in: it counts towards the same five-failure lock, and
+ * the lock ends every session, so a borrowed session cannot guess the password it would need to
+ * keep the account (docs/decisions/003-abuse-limits.md).
+ */
 export function registerPasswordRoutes({ app, db, access }: RouteContext) {
   app.post(
     '/identity/account/changepassword',
@@ -24,9 +30,26 @@ export function registerPasswordRoutes({ app, db, access }: RouteContext) {
     async (request) => {
       const { oldPassword, newPassword } = request.body;
       const user = await findUserById(db, principalOf(request).userId);
-      if (!user || !(await verifyPassword(oldPassword, user.passwordHash))) {
+      if (!user) return { message: 'The current password is incorrect.', result: passwordResults.wrongPassword };
+      if (!(await verifyPassword(oldPassword, user.passwordHash))) {
+        const locked = await db.transaction(async (tx) => {
+          const [updated] = await tx
+            .update(users)
+            .set({
+              failedAttempts: sql`${users.failedAttempts} + 1`,
+              status: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} then 'LockedPasswordAttempts' else ${users.status} end`,
+            })
+            .where(eq(users.id, user.id))
+            .returning({ status: users.status });
+          if (updated?.status !== 'LockedPasswordAttempts') return false;
+          await revokeAccountSessions(tx, user.id);
+          return true;
+        });
+        if (locked) return { message: lockedMessage, result: passwordResults.wrongPassword };
         return { message: 'The current password is incorrect.', result: passwordResults.wrongPassword };
       }
+      // The right current password proves who is asking, as a successful sign-in does.
+      if (user.failedAttempts > 0) await db.update(users).set({ failedAttempts: 0 }).where(eq(users.id, user.id));
       const failed = failedPasswordRules(newPassword);
       if (failed.length > 0) {
         return {

@@ -18,3 +18,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await scryptAsync(password, Buffer.from(saltHex, 'hex'), expected.length);
   return timingSafeEqual(actual, expected);
 }
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Checks a password against a hash of nothing anyone knows, made once with the same scheme: a
+ * sign-in for an unknown account then costs what a wrong password of a real one costs, so the
+ * answer's timing does not say whether the account exists. Always false.
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hashPassword(randomBytes(32).toString('hex'));
+  await verifyPassword(password, await dummyHash);
+  return false;
+}
