@@ -12,5 +12,5 @@ export default defineConfig({
     port: 5173,
     proxy: Object.fromEntries(proxied.map((path) => [path, { target: serverOrigin, changeOrigin: false }])),
   },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 600 },
+  build: { target: 'es2022', sourcemap: 'hidden', chunkSizeWarningLimit: 600 },
 });

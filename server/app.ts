@@ -17,6 +17,9 @@ import { registerLookupRoutes } from './api/lookups.routes.ts';
 import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerPortalStatic } from './static.ts';
 import { registerRateLimits } from './rate-limits.ts';
+import { registerErrorHandler } from './errors.ts';
+import { registerInputGuards } from './input-guards.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +47,12 @@ export async function buildApp({ db, config, distDir }: AppOptions) {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
+
+  registerErrorHandler(app);
+  // Order matters: headers first (every answer carries them, refusals too), then the input rules,
+  // then the tenant; all before the identity provider's hook takes its requests over.
+  await registerSecurityHeaders(app);
+  registerInputGuards(app);
 
   const resolveTenant = createTenantResolver(db);
   app.decorateRequest('tenant', undefined);

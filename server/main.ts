@@ -17,6 +17,34 @@ const app = await buildApp({
   config,
   distDir: fileURLToPath(new URL('../dist', import.meta.url)),
 });
+
+/**
+ * Drains and closes once: `npm start` forwards a terminal's signal that the server also received
+ * itself, so a second signal must not close the database again.
+ */
+let shuttingDown: Promise<void> | undefined;
+const shutdown = () => {
+  shuttingDown ??= (async () => {
+    let code = 0;
+    try {
+      await app.close();
+    } catch (error) {
+      console.error('The HTTP server did not close cleanly:', error);
+      code = 1;
+    }
+    try {
+      await database.close();
+    } catch (error) {
+      console.error('The database did not close cleanly:', error);
+      code = 1;
+    }
+    process.exit(code);
+  })();
+  return shuttingDown;
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+
 await app.listen({ port: config.PORT, host: config.HOST });
 
 const address = app.server.address();
@@ -34,10 +62,3 @@ warmListTables(database.db).then(
   (error: unknown) => console.error('Warming the buffer pool failed:', error),
 );
 
-const shutdown = async () => {
-  await app.close();
-  await database.close();
-  process.exit(0);
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);

@@ -29,6 +29,8 @@ export async function registerPortalStatic(app: FastifyInstance, distDir: string
     root: distDir,
     index: false,
     wildcard: false,
+    // Source maps stay in dist for error monitoring uploads, never served: they are the source.
+    allowedPath: (pathName) => !pathName.endsWith('.map'),
     setHeaders: (res, path) => {
       res.header('content-security-policy', portalContentSecurityPolicy);
       if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -38,7 +40,8 @@ export async function registerPortalStatic(app: FastifyInstance, distDir: string
     reply
       .header('content-security-policy', portalContentSecurityPolicy)
       .header('cache-control', 'no-cache')
-      .sendFile('index.html');
+      // @fastify/static would write its own 'public, max-age=0' over ours.
+      .sendFile('index.html', { cacheControl: false });
 
   app.get('/', async (request, reply) => {
     if (!request.tenant) return reply.redirect('/tenantnotfound');

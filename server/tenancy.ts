@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
 import { tenantHosts, tenants } from './db/schema.ts';
+import { Lru } from './lru.ts';
 
 export type Tenant = typeof tenants.$inferSelect;
 
@@ -13,8 +14,10 @@ export function hostName(hostHeader: string | undefined): string {
 /** Resolves the tenant a request's host serves; undefined means the tenant-not-found page. */
 export function createTenantResolver(db: Database) {
   // Host mappings change only through the seed; a short-lived cache keeps this off the hot path.
-  const cache = new Map<string, { tenant: Tenant | undefined; at: number }>();
+  // Bounded: anyone can send any Host, and each unknown one is an entry too.
+  const cache = new Lru<{ tenant: Tenant | undefined; at: number }>();
   const maxAgeMs = 30_000;
+  const maxEntries = 1_000;
 
   return async function resolveTenant(hostHeader: string | undefined): Promise<Tenant | undefined> {
     const host = hostName(hostHeader);
@@ -26,6 +29,7 @@ export function createTenantResolver(db: Database) {
       .innerJoin(tenants, eq(tenantHosts.tenantId, tenants.id))
       .where(eq(tenantHosts.host, host));
     cache.set(host, { tenant: row?.tenant, at: Date.now() });
+    cache.evict(() => cache.size > maxEntries);
     return row?.tenant;
   };
 }

@@ -14,7 +14,7 @@ import {
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { parseListRequest, type ListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
-import { badRequest, forbidden, notFound } from '../http-error.ts';
+import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
 import { html, raw } from '../html.ts';
 import { listEngineFor } from '../db/applications-list.ts';
 import { listPageJson } from '../db/list-rows.ts';
@@ -103,11 +103,19 @@ export function registerApplicationRoutes(context: RouteContext) {
           sort,
           columns,
         });
+        // The first batch is read before anything is sent: a query that fails is an error answer,
+        // not a 200 whose CSV stops short.
+        const first = await csv.next();
+        async function* rest() {
+          if (first.done) return;
+          yield first.value;
+          yield* csv;
+        }
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', 'attachment; filename="export.csv"')
           .header('cache-control', 'no-store')
-          .send(Readable.from(csv, { highWaterMark: 2 }));
+          .send(Readable.from(rest(), { highWaterMark: 2 }));
       },
     );
   }
@@ -160,6 +168,8 @@ export function registerApplicationRoutes(context: RouteContext) {
 }
 
 const FormParamsSchema = z.object({ guid: z.string() });
+const cancelledFormMessage = 'This application has been cancelled and can no longer be edited.';
+const cancelled = (application: { status: string }) => application.status === 'Cancelled';
 const FormQuerySchema = z.object({ token: z.string().default(''), saved: z.string().optional() });
 const FormBodySchema = z.object({
   token: z.string().default(''),
@@ -227,7 +237,7 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     <dt>Owner</dt><dd>${application.adviserName}</dd>
     <dt>Type</dt><dd>${application.applicationType}</dd>
   </dl>
-  <form method="post" action="/external/application-form/${application.guid}">
+  ${cancelled(application) ? raw(`<p class="saved" role="status">${cancelledFormMessage}</p>`) : raw(html`<form method="post" action="/external/application-form/${application.guid}">
     <input type="hidden" name="token" value="${request.query.token}">
     <label for="AccountName">Account name</label>
     <input id="AccountName" name="AccountName" value="${application.accountName}" maxlength="200">
@@ -236,7 +246,7 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     <label for="PrimaryEmail">E-mail</label>
     <input id="PrimaryEmail" name="PrimaryEmail" type="email" value="${application.primaryEmail}">
     <button type="submit">Save</button>
-  </form>
+  </form>`)}
 </main>
 </body>
 </html>`,
@@ -249,6 +259,8 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     { schema: { params: FormParamsSchema, body: FormBodySchema } },
     async (request, reply) => {
       const { tenant, application } = await load(request, request.params.guid, request.body.token);
+      // The link outlives the application: a cancelled one is closed to changes.
+      if (cancelled(application)) throw new HttpError(409, cancelledFormMessage);
       await saveFormDetails(db, tenant.id, application.id, {
         accountName: request.body.AccountName,
         clientName: request.body.ClientName,

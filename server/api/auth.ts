@@ -7,6 +7,7 @@ import { apiResource, type apiScopes } from '../identity/provider.ts';
 import { signInStatuses } from '../identity/accounts.ts';
 import { Lru } from '../lru.ts';
 import { callerLookup } from './caller-record.ts';
+import { grantLiveness } from './grant-liveness.ts';
 import { forbidden, notFound, unauthorized } from '../http-error.ts';
 import type { Tenant } from '../tenancy.ts';
 
@@ -36,6 +37,8 @@ const TokenClaimsSchema = z.object({
   Tenant: z.string(),
   Permissions: z.array(z.string()),
   sid: z.string().optional(),
+  /** The grant the token was issued under (provider.ts): when it ends, so does the token. */
+  gid: z.string(),
 });
 
 type ApiScope = (typeof apiScopes)[number];
@@ -59,6 +62,7 @@ const maxVerifiedTokens = 10_000;
 export function createAccessControl(db: Database, secrets: IdentitySecrets) {
   const jwks = createLocalJWKSet({ keys: secrets.publicKeys });
   const findCaller = callerLookup(db);
+  const isGrantAlive = grantLiveness(db);
   const verified = new Lru<{ claims: TokenClaims; expiresAt: number }>();
 
   /** The token's claims if its signature, issuer, audience and lifetime hold; the result of a check is kept until the token expires. */
@@ -97,7 +101,10 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets) {
     if (!user || user.tenantId !== request.tenant.id || !signInStatuses.has(user.status)) {
       throw unauthorized('The account can no longer sign in.');
     }
-    if (token.iat * 1000 < user.tokensValidAfter.getTime()) throw unauthorized('The session has ended.');
+    // iat has whole seconds: a token issued in the second of a password change is the new session's
+    // (the change also ends every grant, which the check below catches for the old ones).
+    if (token.iat < Math.floor(user.tokensValidAfter.getTime() / 1000)) throw unauthorized('The session has ended.');
+    if (!(await isGrantAlive(token.gid))) throw unauthorized('The session has ended.');
 
     return {
       userId: user.id,

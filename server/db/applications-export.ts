@@ -84,8 +84,10 @@ export async function* exportApplicationsCsv(db: Database, request: ExportReques
     return batch;
   };
 
-  yield csvRecord(request.columns);
   let next = batchAfter(null);
+  // The header waits for the first batch, so that a query that fails does so before the first chunk.
+  await next;
+  yield csvRecord(request.columns);
   for (;;) {
     const rows = await next;
     const more = rows.length === batchSize;

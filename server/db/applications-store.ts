@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { emptyFilters } from '../../src/domain/list-request.ts';
 import {
@@ -93,8 +93,52 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const isUuid = (value: string) => uuidPattern.test(value);
 
 /**
- * Cancels each application in its own transaction with its activity-feed entry, so one failure
- * (unknown, another tenant's, not visible, already cancelled) leaves the others cancelled.
+ * Cancels the applications among `guids` that the actor can see, with their activity-feed entries,
+ * in one statement each (500 one by one took seconds); returns the guids (lower case) that are now
+ * cancelled by the actor. One cancelled earlier by the same actor counts: a retry after a cut-off
+ * must not report what it already did as a failure.
+ */
+async function cancelVisible(tx: Pick<Database, 'update' | 'insert' | 'select'>, actor: Actor, guids: readonly string[]) {
+  const cancelled = await tx
+    .update(applications)
+    .set({ status: 'Cancelled', previousStatus: sql`${applications.status}` })
+    .where(and(inArray(applications.guid, [...guids]), eq(applications.tenantId, actor.tenantId), visibleTo(actor)))
+    .returning({ id: applications.id, guid: applications.guid });
+  if (cancelled.length > 0) {
+    await tx.insert(applicationActivity).values(
+      cancelled.map((row) => ({
+        tenantId: actor.tenantId,
+        applicationId: row.id,
+        userId: actor.userId,
+        activity: `${cancelledActivity}${actor.displayName}`,
+      })),
+    );
+  }
+  const done = new Set(cancelled.map((row) => row.guid));
+  const rest = guids.filter((guid) => !done.has(guid));
+  if (rest.length === 0) return done;
+  const earlier = await tx
+    .select({ guid: applications.guid })
+    .from(applications)
+    .where(
+      and(
+        inArray(applications.guid, rest),
+        eq(applications.tenantId, actor.tenantId),
+        eq(applications.status, 'Cancelled'),
+        sql`exists (select 1 from ${applicationActivity} where ${applicationActivity.applicationId} = ${applications.id}
+          and ${applicationActivity.userId} = ${actor.userId} and ${applicationActivity.activity} like ${`${cancelledActivity}%`})`,
+      ),
+    );
+  for (const row of earlier) done.add(row.guid);
+  return done;
+}
+
+const cancelledActivity = 'Application cancelled by ';
+
+/**
+ * Cancels the applications in one transaction; if that fails, each in its own, so that one failure
+ * (a feed entry that cannot be written) leaves the others cancelled. Unknown, another tenant's and
+ * invisible applications fail; each result names the guid as it was sent.
  */
 export async function cancelApplications(
   db: Database,
@@ -102,37 +146,22 @@ export async function cancelApplications(
   guids: readonly string[],
   onError?: (error: unknown, guid: string) => void,
 ) {
-  const results: { ApplicationGuid: string; Success: boolean }[] = [];
-  for (const guid of guids) {
-    let success = false;
-    if (isUuid(guid)) {
-      // A failure inside rolls back this application's transaction only (status and feed entry together).
-      success = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .select({ id: applications.id })
-          .from(applications)
-          .where(and(eq(applications.guid, guid.toLowerCase()), eq(applications.tenantId, actor.tenantId), visibleTo(actor)))
-          .for('update');
-        if (!row) return false;
-        await tx
-          .update(applications)
-          .set({ status: 'Cancelled', previousStatus: sql`${applications.status}` })
-          .where(eq(applications.id, row.id));
-        await tx.insert(applicationActivity).values({
-          tenantId: actor.tenantId,
-          applicationId: row.id,
-          userId: actor.userId,
-          activity: `Application cancelled by ${actor.displayName}`,
+  const wanted = [...new Set(guids.filter(isUuid).map((guid) => guid.toLowerCase()))];
+  let cancelled = new Set<string>();
+  if (wanted.length > 0) {
+    try {
+      cancelled = await db.transaction((tx) => cancelVisible(tx, actor, wanted));
+    } catch {
+      for (const guid of wanted) {
+        const one = await db.transaction((tx) => cancelVisible(tx, actor, [guid])).catch((error: unknown) => {
+          onError?.(error, guid);
+          return new Set<string>();
         });
-        return true;
-      }).catch((error: unknown) => {
-        onError?.(error, guid);
-        return false;
-      });
+        if (one.has(guid)) cancelled.add(guid);
+      }
     }
-    results.push({ ApplicationGuid: guid, Success: success });
   }
-  return results;
+  return guids.map((guid) => ({ ApplicationGuid: guid, Success: isUuid(guid) && cancelled.has(guid.toLowerCase()) }));
 }
 
 type Owner = typeof applicationOwners.$inferSelect;

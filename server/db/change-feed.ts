@@ -17,6 +17,8 @@ export interface ChangeFeed {
   noteDataVersion(tenantId: string, version: number): void;
   /** Calls `listener` with the id of each user record updated or deleted. */
   onUserChanged(listener: (userId: string) => void): void;
+  /** Calls `listener` with the id of each identity-provider grant that ends (migration 0005). */
+  onGrantEnded(listener: (grantId: string) => void): void;
 }
 
 interface ListeningClient {
@@ -39,6 +41,7 @@ function parseVersion(payload: string): { tenant: string; version: number } | un
 async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
   const versions = new Map<string, number>();
   const userListeners: ((userId: string) => void)[] = [];
+  const grantListeners: ((grantId: string) => void)[] = [];
   const noteDataVersion = (tenantId: string, version: number) => {
     versions.set(tenantId, Math.max(versions.get(tenantId) ?? 0, version));
   };
@@ -49,10 +52,14 @@ async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
   await client.listen('user_changed', (userId) => {
     for (const listener of userListeners) listener(userId);
   });
+  await client.listen('grant_ended', (grantId) => {
+    for (const listener of grantListeners) listener(grantId);
+  });
   return {
     dataVersion: (tenantId) => versions.get(tenantId),
     noteDataVersion,
     onUserChanged: (listener) => userListeners.push(listener),
+    onGrantEnded: (listener) => grantListeners.push(listener),
   };
 }
 

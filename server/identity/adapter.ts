@@ -7,6 +7,13 @@ import { oidcModels } from '../db/schema.ts';
  * oidc-provider storage in Postgres: sessions, grants, codes, refresh tokens and interactions live
  * in one table keyed by (kind, id), so any server instance can continue any flow.
  */
+/**
+ * Ids, uids and user codes come from the client (a refresh token, a code, a cookie). One that the
+ * provider could never have issued names nothing and is not sent to the database: a NUL byte in it
+ * would only be a database error, and a huge one a wasted query.
+ */
+const isPossibleKey = (key: string) => key.length > 0 && key.length <= 256 && /^[\x21-\x7e]+$/.test(key);
+
 export function createPostgresAdapter(db: Database) {
   return class PostgresAdapter implements Adapter {
     constructor(readonly kind: string) {}
@@ -44,19 +51,20 @@ export function createPostgresAdapter(db: Database) {
       return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
     }
 
-    find(id: string) {
-      return this.findWhere(eq(oidcModels.id, id));
+    async find(id: string) {
+      return isPossibleKey(id) ? this.findWhere(eq(oidcModels.id, id)) : undefined;
     }
 
-    findByUserCode(userCode: string) {
-      return this.findWhere(eq(oidcModels.userCode, userCode));
+    async findByUserCode(userCode: string) {
+      return isPossibleKey(userCode) ? this.findWhere(eq(oidcModels.userCode, userCode)) : undefined;
     }
 
-    findByUid(uid: string) {
-      return this.findWhere(eq(oidcModels.uid, uid));
+    async findByUid(uid: string) {
+      return isPossibleKey(uid) ? this.findWhere(eq(oidcModels.uid, uid)) : undefined;
     }
 
     async consume(id: string): Promise<void> {
+      if (!isPossibleKey(id)) return;
       await db
         .update(oidcModels)
         .set({ consumedAt: new Date() })
@@ -64,10 +72,12 @@ export function createPostgresAdapter(db: Database) {
     }
 
     async destroy(id: string): Promise<void> {
+      if (!isPossibleKey(id)) return;
       await db.delete(oidcModels).where(and(eq(oidcModels.kind, this.kind), eq(oidcModels.id, id)));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      if (!isPossibleKey(grantId)) return;
       await db.delete(oidcModels).where(eq(oidcModels.grantId, grantId));
     }
   };

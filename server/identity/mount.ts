@@ -6,15 +6,18 @@ import type { IdentitySecrets } from './secrets.ts';
 import { createProvider } from './provider.ts';
 import { requestOrigin } from '../api/auth.ts';
 import { notFound } from '../http-error.ts';
+import { Lru } from '../lru.ts';
 
 const mountPath = '/oidc';
 
 /**
  * Mounts oidc-provider at /oidc. One provider per tenant origin, built on first use; they hold no
- * state of their own (everything is in Postgres), so this cache is safe across instances.
+ * state of their own (everything is in Postgres), so this cache is safe across instances. Bounded:
+ * a tenant's host reached through any port is another origin, and the Host header is the client's.
  */
 export function mountIdentityProvider(app: FastifyInstance, deps: { db: Database; config: ServerConfig; secrets: IdentitySecrets }) {
-  const providers = new Map<string, { provider: Provider; handle: ReturnType<Provider['callback']> }>();
+  const providers = new Lru<{ provider: Provider; handle: ReturnType<Provider['callback']> }>();
+  const maxProviders = 32;
 
   function entryFor(request: FastifyRequest) {
     const tenant = request.tenant;
@@ -25,6 +28,7 @@ export function mountIdentityProvider(app: FastifyInstance, deps: { db: Database
       const provider = createProvider(origin, { ...deps, tenantId: tenant.id });
       entry = { provider, handle: provider.callback() };
       providers.set(origin, entry);
+      providers.evict(() => providers.size > maxProviders);
     }
     return entry;
   }

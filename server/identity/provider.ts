@@ -75,7 +75,8 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
       const user = await findUserById(db, token.accountId);
       const sessionUid = 'sessionUid' in token && typeof token.sessionUid === 'string' ? token.sessionUid : undefined;
-      return user ? { ...accessTokenClaims(user), sid: sessionUid } : undefined;
+      const grantId = 'grantId' in token && typeof token.grantId === 'string' ? token.grantId : undefined;
+      return user ? { ...accessTokenClaims(user), sid: sessionUid, gid: grantId } : undefined;
     },
     // The portal is a first-party client: every sign-in yields a refresh token, rotated on each use.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -4,7 +4,8 @@ import { columnField, signingModeLabel, type DataColumnName, type SortField } fr
  * Spreadsheets run a cell that starts with = + - @, a tab or a carriage return as a formula
  * (CSV injection, OWASP). A leading apostrophe makes them show it as text instead.
  */
-const formulaStart = /^[=+\-@\t\r]/;
+// Full-width ＝ ＋ － ＠ too: some spreadsheets fold them to their ASCII forms before evaluating.
+const formulaStart = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 export const neutraliseFormula = (value: string): string => (formulaStart.test(value) ? `'${value}` : value);
 
 const needsQuotes = /[",\r\n]/;

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { csvField, csvRecord, isoFromUnixSeconds, listCellText, neutraliseFormula } from '../../src/domain/list-csv.ts';
 
 describe('neutraliseFormula', () => {
-  it.each(['=1+2', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\rx'])('prefixes %j with an apostrophe', (value) => {
+  it.each(['=1+2', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\rx', '＝1+2', '＋SUM(A1)', '－2', '＠cmd'])('prefixes %j with an apostrophe', (value) => {
     expect(neutraliseFormula(value)).toBe(`'${value}`);
   });
 
