@@ -20,7 +20,18 @@ async function openCopy(): Promise<DatabaseHandle> {
   if (!testDatabaseUrl) return openDatabase({ dump: new Blob([await readFile(templateDumpPath)]) });
   const name = `portal_test_${process.pid}_${++copies}_${randomBytes(3).toString('hex')}`;
   await withAdminConnection((query) => query(`create database ${quoteIdentifier(name)} template ${quoteIdentifier(templateDatabaseName)}`));
-  const drop = () => withAdminConnection((query) => query(`drop database if exists ${quoteIdentifier(name)} with (force)`));
+  // Without FORCE first: pool.end() resolves before its connections have closed, and DROP DATABASE
+  // waits (up to 5 s) for them to, where FORCE would end them with an error their client reports as
+  // an uncaught exception. FORCE only for a connection that something still holds.
+  const drop = () =>
+    withAdminConnection(async (query) => {
+      try {
+        await query(`drop database if exists ${quoteIdentifier(name)}`);
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006') throw error;
+        await query(`drop database if exists ${quoteIdentifier(name)} with (force)`);
+      }
+    });
   try {
     const database = await openDatabase({ url: databaseUrl(name) });
     return {
