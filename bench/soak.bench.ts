@@ -8,8 +8,13 @@
 // wrote; after the run the server is SIGKILLed once more (nothing flushed by a clean close), started
 // again, and every acknowledged write is read back. Prints requests/s, p50/p99 per kind, errors by
 // kind while up and while down, restart times, lock-file takeovers and exit codes, acknowledged and
-// missing writes; exits 1 if any acknowledged write is missing.
+// missing writes; exits 1 if any acknowledged write is missing. The load average is printed too: on
+// a shared two-core machine the latencies say as much about the neighbours as about the server.
+//
+// SOAK_DEBUG_REPORT=1 with NODE_OPTIONS="--report-on-signal --report-signal=SIGUSR2" makes a server
+// that ignores SIGTERM for 30 s write a diagnostic report (stacks, open handles) before its SIGKILL.
 import http from 'node:http';
+import { loadavg } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -250,6 +255,11 @@ async function main() {
   console.log(
     `Soak: ${userCount} users for ${seconds} s (think ${thinkMs} ms) on ${origin}, fresh ${dataDir}`,
   );
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' / ');
+  console.log(`load average (1 / 5 / 15 min) before: ${load()}`);
   let server = await startServer(port);
   console.log(
     `first start (initdb + demo seed): ${fmt(server.readyAt - server.spawnedAt)}, pid ${server.pid}, lock names ${readLock()}`,
@@ -648,10 +658,9 @@ async function main() {
     save: created.reduce((sum, app) => sum + app.saves.filter((save) => save.acked).length, 0),
     cancel: created.filter((app) => app.cancel?.acked).length,
   };
-  const unacked = {
-    save: created.reduce((sum, app) => sum + app.saves.filter((save) => !save.acked).length, 0),
-    cancel: created.filter((app) => app.cancel && !app.cancel.acked).length,
-  };
+  // Not acknowledged: refused while down, failed, or the answer lost in a fault (then it may or may
+  // not have been written; the read-back accepts either).
+  const unacked = (op: string) => samples.filter((sample) => sample.op === op && sample.error).length;
   const byRun = [1, 2, 3].map(
     (run) =>
       created.filter((app) => app.run === run).length +
@@ -663,7 +672,7 @@ async function main() {
   );
   console.log(
     `\nacknowledged writes: ${acked.create + acked.save + acked.cancel} (create ${acked.create}, save ${acked.save}, cancel ${acked.cancel}; ` +
-      `by server run: before SIGKILL ${byRun[0]}, between ${byRun[1]}, after SIGTERM ${byRun[2]}); unanswered write attempts: save ${unacked.save}, cancel ${unacked.cancel}`,
+      `by server run: before SIGKILL ${byRun[0]}, between ${byRun[1]}, after SIGTERM ${byRun[2]}); not acknowledged: create ${unacked('create')}, save ${unacked('save')}, cancel ${unacked('cancel')}`,
   );
   console.log(
     `acknowledged writes missing after restart: ${missing.length} (budget 0) ${missing.length === 0 ? 'OK' : 'OVER'}`,
@@ -674,6 +683,7 @@ async function main() {
     `list p99 at ${userCount} connections: ${fmt(listP99)} (budget ${listP99Budget} ms, ratio ${(listP99 / listP99Budget).toFixed(2)} ${listP99 <= listP99Budget ? 'OK' : 'OVER'}); excluding 5 s after each restart ${fmt(p99s['list-steady'] ?? Number.NaN)}`,
   );
 
+  console.log(`load average (1 / 5 / 15 min) after: ${load()}`);
   server.child.kill('SIGTERM');
   const last = await Promise.race([server.exited, sleep(30_000).then(() => undefined)]);
   if (!last) server.child.kill('SIGKILL');
