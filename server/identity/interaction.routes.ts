@@ -84,8 +84,8 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
 
     const user = email ? await findUserByEmail(db, tenant.id, email) : undefined;
     const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
+    if (!matches) await app.signInFailures.recordFailure(request);
     const canSignIn = user !== undefined && signInStatuses.has(user.status);
-    if (!matches || !canSignIn) await app.signInFailures.recordFailure(request);
 
     if (user?.status.startsWith('Locked')) return sendPage(reply, request, details.uid, email, lockedMessage);
     if (!canSignIn) {
