@@ -1,6 +1,7 @@
 import {
   createActor,
   isMachineSnapshot,
+  type AnyActorRef,
   type AnyMachineSnapshot,
   type AnyTransitionDefinition,
   type EventObject,
@@ -28,6 +29,11 @@ export interface PlanStep {
 /** `steps[0]` is the start (`xstate.init` → initial state); each later step is one event sent. */
 export interface PlanPath {
   steps: PlanStep[];
+  /**
+   * The model's claim variant the path is walked with (`MachineModel.variants`), when not the
+   * model's own input: its name for the plan, its input for the actor.
+   */
+  variant?: { name: string; input: unknown };
 }
 
 export interface MachinePlan {
@@ -91,7 +97,18 @@ function eventsFor(model: MachineModel, snapshot: AnyMachineSnapshot): EventObje
  */
 export function buildPlan(model: MachineModel): MachinePlan {
   try {
-    return walk(model);
+    const plan = walk(model);
+    // Each claim variant adds the transitions its claims change, walked with its own input.
+    for (const variant of model.variants ?? []) {
+      const walked = walk({ ...model, input: variant.input });
+      const extra = walked.transitionPaths.filter((path) =>
+        variant.events.includes(path.steps[path.steps.length - 1]?.event.type ?? ''),
+      );
+      plan.transitionPaths.push(
+        ...extra.map((path) => ({ ...path, variant: { name: variant.name, input: variant.input } })),
+      );
+    }
+    return plan;
   } catch (error) {
     // Typically a guard reading the payload of an event sent bare because the model has no sample of it.
     const reason = error instanceof Error ? error.message : String(error);
@@ -140,6 +157,34 @@ const stoppedClock = {
   clearTimeout: () => {},
 };
 
+/** What one step of a path did, beyond the state it reached. */
+export interface StepEffects {
+  /** Events the machine emitted (`emit(...)`) during the step, in order. */
+  emitted: EventObject[];
+  /** Input of each child actor started during the step, by its id (invoke id). */
+  started: Record<string, unknown>;
+  /** The machine's own transitions taken during the step (microsteps through `always` included). */
+  transitions: AnyTransitionDefinition[];
+}
+
+/** The input an actor was created with: `createActor(logic, { input })` keeps it in its options. */
+function inputOf(ref: AnyActorRef): unknown {
+  if ('options' in ref && typeof ref.options === 'object' && ref.options !== null && 'input' in ref.options) {
+    return ref.options.input;
+  }
+  return undefined;
+}
+
+function startedChildren(before: AnyMachineSnapshot | undefined, after: AnyMachineSnapshot): Record<string, unknown> {
+  const started: Record<string, unknown> = {};
+  const children: Record<string, AnyActorRef | undefined> = after.children;
+  const earlier: Record<string, AnyActorRef | undefined> = before?.children ?? {};
+  for (const [id, ref] of Object.entries(children)) {
+    if (ref && earlier[id] !== ref) started[id] = inputOf(ref);
+  }
+  return started;
+}
+
 export interface PathRun {
   /** Every state node active at some point, microsteps through `always` included. */
   reachedStateIds: Set<string>;
@@ -158,21 +203,32 @@ export interface PathRun {
 export function runPath(
   model: MachineModel,
   path: PlanPath,
-  onStep: (index: number, snapshot: AnyMachineSnapshot) => void = () => {},
+  onStep: (index: number, snapshot: AnyMachineSnapshot, effects: StepEffects, previous: AnyMachineSnapshot | undefined) => void = () => {},
 ): PathRun {
   const inspected: InspectionEvent[] = [];
   const errors: unknown[] = [];
   const actor = createActor(model.machine, {
-    input: model.input,
+    input: path.variant ? path.variant.input : model.input,
     clock: stoppedClock,
     inspect: (event) => inspected.push(event),
   });
   actor.subscribe({ error: (error) => errors.push(error) });
+  let emitted: EventObject[] = [];
+  actor.on('*', (event: EventObject) => emitted.push(event));
   const reachedStateIds = new Set<string>();
+  let previous: AnyMachineSnapshot | undefined;
+  let inspectedBefore = 0;
   const record = (index: number) => {
     const snapshot = actor.getSnapshot();
     snapshot._nodes.forEach((node) => reachedStateIds.add(node.id));
-    onStep(index, snapshot);
+    const transitions = inspected
+      .slice(inspectedBefore)
+      .flatMap((event) => (event.type === '@xstate.microstep' && event.actorRef === actor ? event._transitions : []));
+    const effects = { emitted, started: startedChildren(previous, snapshot), transitions };
+    onStep(index, snapshot, effects, previous);
+    previous = snapshot;
+    emitted = [];
+    inspectedBefore = inspected.length;
   };
   try {
     actor.start();
@@ -239,7 +295,8 @@ export function describeEvent(event: EventObject): { type: string; payload: stri
 export function pathTitle(path: PlanPath): string {
   const last = path.steps[path.steps.length - 1];
   const previous = path.steps[path.steps.length - 2];
+  const claims = path.variant ? ` (${path.variant.name})` : '';
   if (!last) return '(empty path)';
-  if (!previous) return `start → ${valueLabel(last.value)}`;
-  return `${valueLabel(previous.value)} + ${last.event.type} → ${valueLabel(last.value)}`;
+  if (!previous) return `start → ${valueLabel(last.value)}${claims}`;
+  return `${valueLabel(previous.value)} + ${last.event.type} → ${valueLabel(last.value)}${claims}`;
 }

@@ -106,7 +106,8 @@ function transitionTitle(path: PlanPath): string {
   const last = path.steps[path.steps.length - 1];
   const previous = path.steps[path.steps.length - 2];
   if (!last || !previous) return 'Start';
-  return `${stateWithContext(previous)} + ${code(last.event.type)} → ${stateWithContext(last)}`;
+  const claims = path.variant ? ` — with the claims of ${code(path.variant.name)}` : '';
+  return `${stateWithContext(previous)} + ${code(last.event.type)} → ${stateWithContext(last)}${claims}`;
 }
 
 export interface IndexEntry {

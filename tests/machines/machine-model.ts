@@ -1,6 +1,47 @@
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 
 /**
+ * What one step did, for a transition's expectation: the event sent, the snapshots either side,
+ * the events the machine emitted and the input given to each actor it started.
+ */
+export interface TransitionEffects {
+  event: SampleEvent;
+  before: AnyMachineSnapshot;
+  after: AnyMachineSnapshot;
+  emitted: EventObject[];
+  /** Input of each child started in the step, by invoke id (`{}` when none started). */
+  started: Record<string, unknown>;
+}
+
+/**
+ * What must hold, written in the model from the spec — never computed from the machine, so a
+ * changed machine fails them. Keys name state nodes and transitions relative to the machine:
+ * `'list.failed'`; `'list.failed + list.retry'`, `'(machine) + viewport.resized'`,
+ * `'editing.debouncing + after validationDebounce'`, `'list.loading + xstate.done.actor.loadList'`.
+ */
+export interface ModelExpectations {
+  /**
+   * Per state node: checked after every step of every path in which the node is active. Every
+   * atomic and final state must have one ('has an expectation for every state' test).
+   */
+  states: Record<string, (snapshot: AnyMachineSnapshot) => void>;
+  /**
+   * Per transition (source + trigger; one entry covers all guarded branches of that trigger):
+   * checked on every step that takes it. Every transition must have one.
+   */
+  transitions: Record<string, (effects: TransitionEffects) => void>;
+}
+
+/** One claim set (or other input) that changes behaviour, and the events whose outcome it changes. */
+export interface ModelVariant {
+  /** Names the variant in the plan, e.g. `app.create only`. */
+  name: string;
+  input: unknown;
+  /** Transition paths ending with one of these event types are added to the plan for this variant. */
+  events: string[];
+}
+
+/**
  * An event with its payload. `EventObject` alone is `{ type }`, and TypeScript rejects the extra
  * `output`/`error` fields of a sample written in place.
  */
@@ -36,6 +77,13 @@ export interface MachineModel {
    * state values only: the graph stays finite and the plan deterministic whatever else context holds.
    */
   contextKey?: (state: AnyMachineSnapshot) => unknown;
+  /**
+   * Other inputs (claim sets) that change what the machine does: the guards are walked with real
+   * claims, one variant per behaviour, never replaced by invented event fields.
+   */
+  variants?: ModelVariant[];
+  /** What must hold in each state and what each transition must do; see `ModelExpectations`. */
+  expectations?: ModelExpectations;
 }
 
 /** Identity function that gives a model file its type checking and completion. */

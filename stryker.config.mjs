@@ -1,0 +1,56 @@
+// @ts-check
+/**
+ * Mutation testing (docs/testing.md): StrykerJS 9 with its vitest runner changes the code one small
+ * edit at a time and runs the tests that cover the edit; a mutant no test notices "survives".
+ * `npm run test:mutation` runs this full configuration and prints the score per folder
+ * (scripts/mutation-score.mjs); `npm run test:mutation:ci` runs stryker.ci.config.mjs, a fixed
+ * fast subset with a breaking threshold.
+ *
+ * Equivalent mutants (a change no behaviour can observe) are marked where they live with
+ * `// Stryker disable next-line <mutator>: <why>` in src/, which the report lists as "ignored" with
+ * the reason. The server files are not annotated; their known equivalent survivors are explained in
+ * `equivalentServerMutants` below so that reading the report does not start from zero.
+ *
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+const config = {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.config.ts' },
+  mutate: [
+    'src/machines/**/*.ts',
+    'src/domain/**/*.ts',
+    'server/api/*.routes.ts',
+    'server/api/auth.ts',
+    // Types only; `createActorContext` lines are React glue the view tests cover.
+    '!src/machines/machine-types.ts',
+  ],
+  // Data dirs other processes write to, build output and reports: never copied into the sandbox.
+  ignorePatterns: ['.data', 'dist', 'dist-server', 'reports', 'test-results', 'playwright-report', 'scratch', 'bench', 'docs'],
+  coverageAnalysis: 'perTest',
+  // Constructing the machines' `setup({...})` objects is static: every test would have to run again
+  // for each of those mutants, and the path tests kill them through behaviour anyway.
+  ignoreStatic: true,
+  concurrency: 2,
+  timeoutMS: 20_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+  thresholds: { high: 90, low: 80, break: null },
+};
+
+/**
+ * Surviving server mutants that no request can tell apart (kept here because server/ is not
+ * annotated): see docs/testing.md "Reading the mutation report".
+ */
+export const equivalentServerMutants = [
+  {
+    file: 'server/api/auth.ts',
+    what: 'StringLiteral in the 403 message texts ("Requires the … claim.")',
+    why: 'the message is informative only; tests assert the status and that a message names the claim, not the exact wording',
+  },
+];
+
+export default config;
