@@ -16,6 +16,7 @@ import { registerApplicationRoutes } from './api/applications.routes.ts';
 import { registerLookupRoutes } from './api/lookups.routes.ts';
 import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerPortalStatic } from './static.ts';
+import { registerHealthRoutes } from './api/health.routes.ts';
 import { registerRateLimits } from './rate-limits.ts';
 import { registerErrorHandler } from './errors.ts';
 import { registerInputGuards } from './input-guards.ts';
@@ -31,12 +32,14 @@ declare module 'fastify' {
 export interface AppOptions {
   db: Database;
   config: ServerConfig;
+  /** How often the database thread was restarted (PGlite on a data directory); readiness reports it. */
+  databaseRestarts?: () => number;
   /** The built portal (vite build output); omitted in API-only tests. */
   distDir?: string;
 }
 
 /** Builds the portal server: identity provider, API and (when built) the portal itself. */
-export async function buildApp({ db, config, distDir }: AppOptions) {
+export async function buildApp({ db, config, distDir, databaseRestarts = () => 0 }: AppOptions) {
   const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -75,6 +78,7 @@ export async function buildApp({ db, config, distDir }: AppOptions) {
   registerApplicationRoutes(context);
   registerLookupRoutes(context);
   registerAdminRoutes(context);
+  registerHealthRoutes(context, databaseRestarts);
 
   if (distDir) await registerPortalStatic(app, distDir);
   return app;

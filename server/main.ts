@@ -16,6 +16,7 @@ const app = await buildApp({
   db: database.db,
   config,
   distDir: fileURLToPath(new URL('../dist', import.meta.url)),
+  databaseRestarts: database.restarts,
 });
 
 /**

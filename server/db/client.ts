@@ -11,6 +11,8 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** How often the database thread died and was started again (0 where there is no thread). */
+  restarts(): number;
   /** PGlite only: the whole database as a tarball, to start copies from. */
   dump?: () => Promise<Blob>;
 }
@@ -39,7 +41,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return { db, kind: 'postgres', close: () => pool.end(), restarts: () => 0 };
   }
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
@@ -60,6 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     kind: 'pglite',
     close: () => client.close(),
+    restarts: () => ('restarts' in client ? client.restarts : 0),
     dump: () => client.dumpDataDir('gzip'),
   };
 }
