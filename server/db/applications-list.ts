@@ -4,7 +4,7 @@ import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
 import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
-import { createListRows, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
+import { createListRows, rowsSql, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
 import { changeFeedFor } from './change-feed.ts';
 
 /**
@@ -18,6 +18,8 @@ import { changeFeedFor } from './change-feed.ts';
  *   the same data version. A page is then a slice of ids and one primary-key fetch.
  * - Nothing here is authoritative: every answer is checked against the current data version, so
  *   any number of server instances can keep their own caches.
+ * - While writes keep moving the version faster than a page is read through the caches, the page is
+ *   read in one statement instead (snapshotPage): count, ids and rows of one snapshot, cached nowhere.
  */
 
 /** Who sees what (docs/decisions/001-visibility-and-list-performance.md). */
@@ -220,6 +222,13 @@ export interface ListPageRequest extends ListRequest {
 
 class StaleVersion extends Error {}
 
+/**
+ * Attempts through the caches (the first believing them, the others reading the version first)
+ * before a page is read in one statement (snapshotPage). Each attempt that meets a newer version
+ * has spent its reads for nothing; under a stream of writes the next one most likely will too.
+ */
+const cachedAttempts = 3;
+
 /** The next page is read ahead only for pages up to this size (the default page is 20 rows). */
 const maxReadAheadRows = 25;
 /** Readers whose last page of each list is remembered (to tell who is paging forward). */
@@ -240,7 +249,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const pendingCounts = new Map<string, Promise<CountEntry>>();
   const seeks = new Lru<SeekEntry>();
   const lastPageRead = new Lru<number>();
-  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0 };
+  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, snapshotPages: 0 };
 
   const entryBytes = (entry: SeekEntry) => entry.forward.bytes + entry.backward.bytes;
   const seekBytes = () => {
@@ -494,6 +503,38 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
+  /**
+   * A page when the data keeps moving under the cached path: TotalRows, the page's ids and their
+   * rows in one statement, so of one snapshot (PostgreSQL gives a statement one snapshot whatever
+   * the isolation level; PGlite runs one statement at a time) and with the list's own WHERE: the
+   * filters, the scope, the tenant. Nothing of it is cached: the caches stay with what was read at
+   * one version through their own checks. It costs a count and an OFFSET walk of the sort index
+   * from the front, like a cold page far from both ends of a huge list.
+   */
+  async function snapshotPage(request: ListPageRequest): Promise<ListPage> {
+    stats.snapshotPages++;
+    const { pageNo, rowsPerPage } = request.paging;
+    const plan = sortPlanFor(request.sort);
+    const direction = request.sort.sortType === 'asc' ? 'asc' : 'desc';
+    const params = new Params();
+    // The tenant is $1 (listWhere adds it first); the WHERE serves the page and the count alike.
+    const where = listWhere(params, request.tenantId, request.scope, request.filters);
+    const { order } = orderAndSeek(plan, direction === 'asc', params, null);
+    const [row] = await runner.textRows(
+      `with snapshot_page as materialized (` +
+        `select id, ${plan.key.sql} as sort_value from applications where ${where} order by ${order} ` +
+        `offset ${params.add((pageNo - 1) * rowsPerPage)} limit ${params.add(rowsPerPage)}) ` +
+        `select ${versionSql('$1')}::text, (select count(*) from applications where ${where})::text, ` +
+        `(select string_agg(id::text, ',' order by sort_value ${direction}, id ${direction}) from snapshot_page), ` +
+        rowsSql('id in (select id from snapshot_page)'),
+      params.values,
+    );
+    const total = Number(row?.[1] ?? 0);
+    const ids = row?.[2] ? row[2].split(',').map(Number) : [];
+    const rows = await listRows.decode(request.tenantId, row?.[3] ?? null);
+    return { rows: ids.flatMap((id) => rows.get(id) ?? []), MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+  }
+
   return {
     /** One page of a list with its TotalRows and MaxPage. */
     async page(request: ListPageRequest): Promise<ListPage> {
@@ -501,14 +542,16 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
       const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
       const readAhead = readsForward(request, seekKey);
-      for (let tries = 0; ; tries++) {
+      for (let tries = 0; tries < cachedAttempts; tries++) {
         try {
           return await attempt(request, key, seekKey, readAhead, tries === 0);
         } catch (error) {
-          if (!(error instanceof StaleVersion) || tries >= 3) throw error;
+          if (!(error instanceof StaleVersion)) throw error;
           stats.staleRetries++;
         }
       }
+      // Writes keep coming faster than the caches can be read at one version: read it all at once.
+      return snapshotPage(request);
     },
     /** The tenant's current data version (what every cache entry is checked against). */
     version: currentVersion,

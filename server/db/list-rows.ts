@@ -80,6 +80,9 @@ const rowsText =
   `string_agg(id::text || chr(30) || coalesce(${productCodesSql}, '') || chr(30) || ${scalarJson}, chr(29))` +
   ` from applications, lateral (select ${wireColumns}) as wire`;
 
+/** The rows of `applications` meeting `condition` as that one text field (a scalar subquery); `decode` reads it. */
+export const rowsSql = (condition: string) => `(select ${rowsText} where ${condition})`;
+
 type ProductFields = Pick<ApplicationListRow, 'ProductDisplayNameList' | 'ProductDictionary'>;
 
 /** The product fields of a row as JSON members, made once per set of codes and catalogue. */
@@ -180,16 +183,21 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     stats.rowFetches++;
     const [result] = await runner.preparedTextRows(
       'application_list_rows',
-      `select ${versionSql('$1')}::text, (select ${rowsText} where tenant_id = $1::text and id = any($2::bigint[]))`,
+      `select ${versionSql('$1')}::text, ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}`,
       [tenantId, `{${ids.join(',')}}`],
     );
+    return { version: Number(result?.[0] ?? 0), rows: decodeRows(result?.[1] ?? null, catalogue) };
+  }
+
+  /** Row JSON texts by id from a `rowsSql` field, with the catalogue's product names. */
+  function decodeRows(field: string | null, catalogue: ProductCatalogue): Map<number, string> {
     const productJson = productJsonOf(catalogue);
     const rows = new Map<number, string>();
-    for (const record of result?.[1] ? result[1].split('\u001d') : []) {
+    for (const record of field ? field.split('\u001d') : []) {
       const [id = '', codes = '', json = '{}'] = record.split('\u001e');
       rows.set(Number(id), `${json.slice(0, -1)}${productJson(codes)}}`);
     }
-    return { version: Number(result?.[0] ?? 0), rows };
+    return rows;
   }
 
   /** The tenant's cache, started afresh when the data or the catalogue moved on. */
@@ -227,6 +235,14 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
 
   return {
     currentVersion,
+    /**
+     * Row JSON texts by id from a `rowsSql` field that the caller's own statement selected (see
+     * snapshotPage in applications-list.ts). Nothing of them is kept: the caller's statement chose
+     * what they belong to.
+     */
+    async decode(tenantId: string, field: string | null): Promise<ReadonlyMap<number, string>> {
+      return decodeRows(field, await catalogueOf(tenantId));
+    },
     /**
      * The rows of `ids` in that order (ids no longer listed drop out) and the data version they
      * belong to: the caller compares it with the version its ids were read at. When rows must be
