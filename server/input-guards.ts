@@ -54,6 +54,11 @@ export function registerInputGuards(app: FastifyInstance) {
   // Registered before the identity provider's hook, so its endpoints are guarded too.
   app.addHook('onRequest', async (request) => {
     if (!isValidHost(request.headers.host)) throw badRequest('host: not a valid host name');
+    // trustProxy makes this the request's protocol, and so part of the identity provider's issuer.
+    const forwardedProto = request.headers['x-forwarded-proto'];
+    if (forwardedProto !== undefined && !/^https?(\s*,\s*https?)*$/i.test(String(forwardedProto))) {
+      throw badRequest('x-forwarded-proto: must be http or https');
+    }
     if (request.url.length > maxUrlLength) throw new HttpError(414, `url: must be at most ${maxUrlLength} characters`);
     if (hasEncodedNul(request.url)) throw badRequest('url: must not contain a NUL character');
     for (const [name, value] of Object.entries(request.headers)) {

@@ -152,6 +152,12 @@ describe('2. error answers', () => {
       const response = await server.app.inject({ method: 'GET', url: '/api/configuration/portal', headers: { host } });
       expect(response.statusCode, host).toBe(400);
     }
+    const forged = await server.app.inject({
+      method: 'GET',
+      url: '/oidc/.well-known/openid-configuration',
+      headers: { host: hosts.demo, 'x-forwarded-proto': 'javascript' },
+    });
+    expect(forged.statusCode).toBe(400);
   });
 });
 
