@@ -6,6 +6,8 @@ const columnTable = (page: Page) => page.getByRole('region', { name: 'Column con
 async function setColumn(page: Page, name: string, enabled: boolean) {
   const table = columnTable(page);
   const checkbox = table.getByRole('checkbox', { name: `Enabled: ${name}` });
+  // force: react-aria keeps the native input visually hidden (1 px, clipped) under its drawn box,
+  // so Playwright's visibility check refuses it; the check below proves the click took effect.
   if (enabled) await checkbox.check({ force: true });
   else await checkbox.uncheck({ force: true });
   await table.getByRole('button', { name: 'Save' }).click();
@@ -40,8 +42,16 @@ test.describe('tenant configuration', () => {
   });
 
   test('the page is blank without the admin claim', async ({ page }) => {
+    // The page is lazy: absence means something only once its module has loaded and rendered, so
+    // wait for the module, for the Suspense fallback to go, and for the network to settle (a page
+    // that ignored the claim would render its heading at once and start loading its tables).
+    const pageModule = page.waitForResponse((response) => /\/admin-configuration-page[^/]*\.js$/.test(response.url()));
     await signInAt(page, '/admin', 'staff@demo.test');
+    expect((await pageModule).ok()).toBe(true);
     await expect(page.getByRole('main')).toBeVisible();
+    await expect(page.getByRole('main').getByText('Loading...')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Column configuration' })).toHaveCount(0);
     await expect(page.getByRole('checkbox')).toHaveCount(0);
   });

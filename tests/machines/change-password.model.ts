@@ -1,7 +1,19 @@
-import { fromPromise } from 'xstate';
+import { expect } from 'vitest';
+import { fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { changePasswordMachine } from '../../src/machines/change-password.machine.ts';
 import type { ChangePasswordRequest, ChangePasswordResponse } from '../../src/schemas/account.schema.ts';
 import { defineMachineModel } from './machine-model.ts';
+
+const strong = 'Better-Passw0rd!';
+
+/** AM §5 for these samples: all three filled, new equals confirm, and the new one is the strong sample. */
+const savable = ({ context }: AnyMachineSnapshot) =>
+  context.draft.current !== '' && context.draft.next === strong && context.draft.confirm === strong;
+
+const outputOf = (snapshot: AnyMachineSnapshot) => {
+  expect(snapshot.status).toBe('done');
+  return snapshot.output;
+};
 
 export default defineMachineModel({
   name: 'change-password',
@@ -30,4 +42,65 @@ export default defineMachineModel({
   ],
   // canSave reads the draft: drafts that differ in what is filled in behave differently.
   contextKey: (state) => state.context.draft,
+  expectations: {
+    states: {
+      'editing.validated': (snapshot) => {
+        expect(snapshot.hasTag('busy')).toBe(false);
+        expect(snapshot.context.message).toBeUndefined();
+      },
+      'editing.debouncing': (snapshot) => expect(snapshot.hasTag('busy')).toBe(false),
+      submitting: (snapshot) => {
+        expect(snapshot.hasTag('busy')).toBe(true);
+        expect(savable(snapshot)).toBe(true);
+        expect(snapshot.children.changePassword).toBeDefined();
+      },
+      signingOut: ({ context }) => {
+        expect(context.message).toBe('Your password has been changed.');
+        expect(context.signOut).toBe(true);
+      },
+      signedOut: (snapshot) =>
+        expect(outputOf(snapshot)).toEqual({ message: 'Your password has been changed.', signOut: true }),
+      closed: (snapshot) =>
+        expect(outputOf(snapshot)).toEqual({ message: 'The current password is incorrect.', signOut: false }),
+      cancelled: (snapshot) => expect(outputOf(snapshot)).toEqual({ message: undefined, signOut: false }),
+    },
+    transitions: {
+      'editing + field.change': ({ event, after }) => {
+        expect(after.matches({ editing: 'debouncing' })).toBe(true);
+        expect(after.context.draft[String(event.field)]).toBe(event.value);
+        expect(after.context.failed).toBe(false);
+      },
+      'editing + field.blur': ({ after }) => {
+        expect(after.matches({ editing: 'validated' })).toBe(true);
+        expect(after.context.validated).toEqual(after.context.draft);
+      },
+      'editing + form.submit': ({ before, after, started }) => {
+        if (savable(before)) {
+          expect(after.matches('submitting')).toBe(true);
+          expect(started.changePassword).toEqual({ oldPassword: 'Demo-Passw0rd!', newPassword: strong });
+        } else {
+          expect(after.matches('editing')).toBe(true);
+          expect(started).toEqual({});
+        }
+      },
+      'editing + form.cancel': ({ after }) => expect(after.matches('cancelled')).toBe(true),
+      // Messages follow what is typed 300 ms after the last change.
+      'editing.debouncing + after validationDebounce': ({ after }) => {
+        expect(after.matches({ editing: 'validated' })).toBe(true);
+        expect(after.context.validated).toEqual(after.context.draft);
+      },
+      'submitting + xstate.done.actor.changePassword': ({ event, after }) => {
+        const changed = typeof event.output === 'object' && event.output !== null && 'result' in event.output && event.output.result === 2;
+        expect(after.matches(changed ? 'signingOut' : 'closed')).toBe(true);
+        expect(after.context.signOut).toBe(changed);
+      },
+      // The form stays open, with what was typed, to try again.
+      'submitting + xstate.error.actor.changePassword': ({ before, after }) => {
+        expect(after.matches('editing')).toBe(true);
+        expect(after.context.failed).toBe(true);
+        expect(after.context.draft).toEqual(before.context.draft);
+      },
+      'signingOut + after logoutDelay': ({ after }) => expect(after.matches('signedOut')).toBe(true),
+    },
+  },
 });
