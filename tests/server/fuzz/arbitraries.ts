@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import * as z from 'zod';
-import { anyJsonArb, anyStringArb, garbageMultipart, hostileHosts, hostileStringArb, malformedQueryParts } from './hostile.ts';
+import {
+  anyJsonArb,
+  anyStringArb,
+  garbageMultipart,
+  hostileHosts,
+  hostileStringArb,
+  malformedQueryParts,
+} from './hostile.ts';
 import type { FuzzRoute } from './routes.ts';
 
 /** The subset of JSON Schema that `z.toJSONSchema` writes for our request schemas. */
@@ -38,11 +45,18 @@ export function validArb(schema: JsonSchema, known: KnownValues, name = ''): fc.
   switch (type) {
     case 'string': {
       const base =
-        schema.format === 'uuid' ? fc.uuid()
-        : schema.format === 'email' ? fc.emailAddress()
-        : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 30, 30)) });
+        schema.format === 'uuid'
+          ? fc.uuid()
+          : schema.format === 'email'
+            ? fc.emailAddress()
+            : fc.string({
+                minLength: schema.minLength ?? 0,
+                maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 30, 30)),
+              });
       const real = known[name];
-      return real?.length ? fc.oneof(fc.constantFrom(...real), base) : base;
+      return real?.length
+        ? fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...real) }, { weight: 1, arbitrary: base })
+        : base;
     }
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1_000, max: schema.maximum ?? 1_000 });
@@ -59,12 +73,36 @@ export function validArb(schema: JsonSchema, known: KnownValues, name = ''): fc.
       });
     case 'object':
       return fc.record(
-        Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, property]) => [key, validArb(property, known, key)])),
+        Object.fromEntries(
+          Object.entries(schema.properties ?? {}).map(([key, property]) => [
+            key,
+            validArb(property, known, key),
+          ]),
+        ),
         { requiredKeys: schema.required ?? [] },
       );
     default:
       return anyJsonArb;
   }
+}
+
+/**
+ * A hostile value for a field: a hostile string spliced into one of its real values (inside the JSON
+ * when the value is JSON, so it survives JSON.parse and reaches the query), or anything at all.
+ */
+function badValueArb(real: readonly string[]): fc.Arbitrary<unknown> {
+  const anything = fc.oneof({ weight: 3, arbitrary: anyStringArb }, { weight: 1, arbitrary: anyJsonArb });
+  if (real.length === 0) return anything;
+  const spliced = fc.tuple(fc.constantFrom(...real), hostileStringArb).map(([value, hostile]) => {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) return JSON.stringify([...parsed, hostile]);
+    } catch {
+      // not JSON: splice into the text
+    }
+    return `${value}${hostile}`;
+  });
+  return fc.oneof({ weight: 1, arbitrary: spliced }, { weight: 1, arbitrary: anything });
 }
 
 /**
@@ -75,13 +113,23 @@ export function fuzzArb(schema: JsonSchema, known: KnownValues, name = ''): fc.A
   const valid = validArb(schema, known, name);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === 'object' && schema.properties) {
-    const fields = Object.fromEntries(Object.entries(schema.properties).map(([key, property]) => [key, fuzzArb(property, known, key)]));
+    const fields = Object.fromEntries(
+      Object.entries(schema.properties).map(([key, property]) => [key, fuzzArb(property, known, key)]),
+    );
+    // One field hostile, the rest valid: the input that gets past every other check to the database.
+    const oneBad = fc
+      .constantFrom(...Object.keys(schema.properties))
+      .chain((key) => fc.tuple(valid, fc.constant(key), badValueArb(known[key] ?? [])))
+      .map(([object, key, value]) => ({ ...(object as object), [key]: value }));
     return fc.oneof(
+      { weight: 5, arbitrary: oneBad },
       { weight: 3, arbitrary: fc.record(fields, { requiredKeys: schema.required ?? [] }) },
       { weight: 1, arbitrary: fc.record(fields, { requiredKeys: [] }) }, // required keys missing
       {
         weight: 1,
-        arbitrary: fc.tuple(fc.record(fields), fc.oneof(hostileStringArb, fc.string()), anyJsonArb).map(([object, key, value]) => ({ ...object, [key]: value })),
+        arbitrary: fc
+          .tuple(fc.record(fields), fc.oneof(hostileStringArb, fc.string()), anyJsonArb)
+          .map(([object, key, value]) => ({ ...object, [key]: value })),
       },
       { weight: 1, arbitrary: valid },
       { weight: 1, arbitrary: anyJsonArb },
@@ -98,7 +146,12 @@ export function fuzzArb(schema: JsonSchema, known: KnownValues, name = ''): fc.A
       { weight: 1, arbitrary: anyJsonArb },
     );
   }
-  if (type === 'string') return fc.oneof({ weight: 2, arbitrary: valid }, { weight: 2, arbitrary: anyStringArb }, { weight: 1, arbitrary: anyJsonArb });
+  if (type === 'string')
+    return fc.oneof(
+      { weight: 2, arbitrary: valid },
+      { weight: 2, arbitrary: anyStringArb },
+      { weight: 1, arbitrary: anyJsonArb },
+    );
   return fc.oneof({ weight: 2, arbitrary: valid }, { weight: 1, arbitrary: anyJsonArb });
 }
 
@@ -114,7 +167,7 @@ export interface FuzzRequest {
 const headerSafe = (value: string) => value.replace(/[^\x20-\x7e]/g, '?');
 
 const hostArb = fc.oneof(
-  { weight: 10, arbitrary: fc.constant('localhost') },
+  { weight: 16, arbitrary: fc.constant('localhost') },
   { weight: 1, arbitrary: fc.constant('acme.localhost') },
   { weight: 3, arbitrary: fc.constantFrom(...hostileHosts) },
 );
@@ -127,7 +180,9 @@ export function encodeLoosely(text: string): string {
   return text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]|[^\uD800-\uDFFF]+/g, (part) => {
     if (!/^[\uD800-\uDFFF]$/.test(part)) return encodeURIComponent(part);
     const code = part.charCodeAt(0);
-    return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+    return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+      .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+      .join('');
   });
 }
 
@@ -137,7 +192,10 @@ function encodeQuery(value: unknown): fc.Arbitrary<string> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const [key, field] of Object.entries(value)) {
       const values = Array.isArray(field) ? field : [field];
-      for (const one of values) parts.push(`${encodeLoosely(key)}=${encodeLoosely(typeof one === 'string' ? one : JSON.stringify(one) ?? '')}`);
+      for (const one of values)
+        parts.push(
+          `${encodeLoosely(key)}=${encodeLoosely(typeof one === 'string' ? one : (JSON.stringify(one) ?? ''))}`,
+        );
     }
   } else {
     parts.push(encodeLoosely(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')));
@@ -145,7 +203,10 @@ function encodeQuery(value: unknown): fc.Arbitrary<string> {
   const query = parts.join('&');
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant(query) },
-    { weight: 1, arbitrary: fc.constantFrom(...malformedQueryParts).map((bad) => (query ? `${query}&${bad}` : bad)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(...malformedQueryParts).map((bad) => (query ? `${query}&${bad}` : bad)),
+    },
   );
 }
 
@@ -153,13 +214,17 @@ function encodeQuery(value: unknown): fc.Arbitrary<string> {
 function formOf(value: unknown): string {
   const form = new URLSearchParams();
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [key, field] of Object.entries(value)) form.append(key, typeof field === 'string' ? field : (JSON.stringify(field) ?? ''));
+    for (const [key, field] of Object.entries(value))
+      form.append(key, typeof field === 'string' ? field : (JSON.stringify(field) ?? ''));
   } else form.append(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), '');
   return form.toString();
 }
 
 /** A body and its content type: mostly what the route expects, often not. */
-function bodyArb(value: unknown, prefersForm: boolean): fc.Arbitrary<{ contentType?: string; payload?: string }> {
+function bodyArb(
+  value: unknown,
+  prefersForm: boolean,
+): fc.Arbitrary<{ contentType?: string; payload?: string }> {
   const json = JSON.stringify(value) ?? 'null';
   const expected = prefersForm
     ? { contentType: 'application/x-www-form-urlencoded', payload: formOf(value) }
@@ -195,42 +260,74 @@ export function requestArb(route: FuzzRoute, known: KnownValues): fc.Arbitrary<F
   const paramArbs = paramNames.map((name) => {
     const real = known[name] ?? [];
     const choices: fc.WeightedArbitrary<string>[] = [
-      { weight: 1, arbitrary: validArb(paramSchema?.properties?.[name] ?? { type: 'string' }, known, name).map(String) },
+      {
+        weight: 1,
+        arbitrary: validArb(paramSchema?.properties?.[name] ?? { type: 'string' }, known, name).map(String),
+      },
       { weight: 2, arbitrary: anyStringArb },
     ];
     if (real.length) choices.push({ weight: 3, arbitrary: fc.constantFrom(...real) });
     return fc.oneof(...choices).map(encodeLoosely);
   });
   const queryValue = route.querystring
-    ? fc.oneof({ weight: 1, arbitrary: validArb(toJsonSchema(route.querystring), known) }, { weight: 2, arbitrary: fuzzArb(toJsonSchema(route.querystring), known) })
-    : fc.oneof({ weight: 2, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(anyStringArb, anyStringArb, { maxKeys: 2 }) });
+    ? fc.oneof(
+        { weight: 1, arbitrary: validArb(toJsonSchema(route.querystring), known) },
+        { weight: 2, arbitrary: fuzzArb(toJsonSchema(route.querystring), known) },
+      )
+    : fc.oneof(
+        { weight: 2, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.dictionary(anyStringArb, anyStringArb, { maxKeys: 2 }) },
+      );
   const bodyValue = route.body
-    ? fc.oneof({ weight: 1, arbitrary: validArb(toJsonSchema(route.body), known) }, { weight: 2, arbitrary: fuzzArb(toJsonSchema(route.body), known) })
+    ? fc.oneof(
+        { weight: 1, arbitrary: validArb(toJsonSchema(route.body), known) },
+        { weight: 2, arbitrary: fuzzArb(toJsonSchema(route.body), known) },
+      )
     : fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: anyJsonArb });
-  const extraHeaders = fc.record(
+  // Proxy headers change the origin (trustProxy), so a token no longer fits: sent on one request in five.
+  const extraHeaders = fc.oneof(
+    { weight: 4, arbitrary: fc.constant({}) },
     {
-      'x-forwarded-proto': fc.constantFrom('https', 'javascript', 'http, https', ''),
-      'x-forwarded-host': fc.constantFrom(...hostileHosts),
-      cookie: fc.oneof(fc.constantFrom(...(known.cookie ?? [])), anyStringArb),
-      'accept-language': anyStringArb,
+      weight: 1,
+      arbitrary: fc.record(
+        {
+          'x-forwarded-proto': fc.constantFrom('https', 'javascript', 'http, https', ''),
+          'x-forwarded-host': fc.constantFrom(...hostileHosts),
+          cookie: anyStringArb,
+          'accept-language': anyStringArb,
+        },
+        { requiredKeys: [] },
+      ),
     },
-    { requiredKeys: [] },
   );
 
   return fc
-    .tuple(fc.tuple(...paramArbs), queryValue.chain(encodeQuery), bodyValue, hostArb, extraHeaders, fc.boolean())
+    .tuple(
+      fc.tuple(...paramArbs),
+      queryValue.chain(encodeQuery),
+      bodyValue,
+      hostArb,
+      extraHeaders,
+      fc.boolean(),
+    )
     .chain(([params, query, body, host, extra, realCookie]) =>
-      (withBody(route.method) ? bodyArb(body, route.prefersForm ?? false) : fc.constant({ contentType: undefined, payload: undefined })).map(
-        ({ contentType, payload }): FuzzRequest => {
-          let index = 0;
-          const path = route.url.replace(/:(\w+)/g, () => params[index++] ?? '');
-          const headers: Record<string, string> = { host, ...extra };
-          if (realCookie && known.cookie?.[0]) headers.cookie = known.cookie[0];
-          if (contentType) headers['content-type'] = contentType;
-          for (const key of Object.keys(headers)) headers[key] = headerSafe(headers[key] ?? '');
-          return { method: route.method, url: query ? `${path}?${query}` : path, headers, ...(payload !== undefined ? { payload } : {}) };
-        },
-      ),
+      (withBody(route.method)
+        ? bodyArb(body, route.prefersForm ?? false)
+        : fc.constant({ contentType: undefined, payload: undefined })
+      ).map(({ contentType, payload }): FuzzRequest => {
+        let index = 0;
+        const path = route.url.replace(/:(\w+)/g, () => params[index++] ?? '');
+        const headers: Record<string, string> = { host, ...extra };
+        if (realCookie && known.cookie?.[0]) headers.cookie = known.cookie[0];
+        if (contentType) headers['content-type'] = contentType;
+        for (const key of Object.keys(headers)) headers[key] = headerSafe(headers[key] ?? '');
+        return {
+          method: route.method,
+          url: query ? `${path}?${query}` : path,
+          headers,
+          ...(payload !== undefined ? { payload } : {}),
+        };
+      }),
     );
 }
 
@@ -238,6 +335,11 @@ export function requestArb(route: FuzzRoute, known: KnownValues): fc.Arbitrary<F
 export const badAuthorizationArb = fc.oneof(
   fc.constant(undefined),
   fc.constant(undefined),
-  fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.'),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'Basic YWRtaW46YWRtaW4=',
+    'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.',
+  ),
   hostileStringArb.map((value) => headerSafe(`Bearer ${value}`)),
 );

@@ -40,7 +40,9 @@ export const hostileStrings: readonly string[] = [
   'true',
   '[]',
   '{}',
-  '["\u0000"]',
+  '["\u0000"]', // invalid JSON: a raw control character
+  String.raw`["\u0000"]`, // valid JSON holding a NUL: passes JSON.parse, then reaches the database
+  String.raw`{"a":"\u0000"}`,
   '['.repeat(5_000),
   '-1',
   '0',
@@ -102,9 +104,15 @@ export const hostileHosts: readonly string[] = [
 export const hostileStringArb = fc.constantFrom(...hostileStrings);
 export const hostileJsonArb = fc.constantFrom(...hostileJsonValues);
 
-/** Any string, weighted towards the hostile corpus and odd unicode. */
+/** Any string, weighted towards the hostile corpus and odd unicode; some are JSON text holding hostile strings (for parameters that carry JSON). */
 export const anyStringArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: hostileStringArb },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(hostileStringArb, { minLength: 1, maxLength: 3 })
+      .map((values) => JSON.stringify(values)),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
 );
@@ -117,7 +125,16 @@ export const anyJsonArb: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Percent-encodings a browser would never send. */
-export const malformedQueryParts: readonly string[] = ['%', '%E0%A4%A', '%C0%AF', '%FF%FE', '%00', '%uD800', '%%%', 'a=%'];
+export const malformedQueryParts: readonly string[] = [
+  '%',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%FF%FE',
+  '%00',
+  '%uD800',
+  '%%%',
+  'a=%',
+];
 
 /**
  * Request bodies whose bytes are not what the content type says, or no bytes at all.
@@ -126,5 +143,6 @@ export const malformedQueryParts: readonly string[] = ['%', '%E0%A4%A', '%C0%AF'
  */
 export const garbageMultipart = {
   contentType: 'multipart/form-data; boundary=----fuzz',
-  payload: '------fuzz\r\nContent-Disposition: form-data; name="file"; filename="\u0000.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-\u0000\u00ff\r\n------fuzz--garbage',
+  payload:
+    '------fuzz\r\nContent-Disposition: form-data; name="file"; filename="\u0000.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-\u0000\u00ff\r\n------fuzz--garbage',
 };

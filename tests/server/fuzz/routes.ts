@@ -47,14 +47,23 @@ const OidcParamsSchema = z.object({
  * it (the login form is parsed by the handler: oidc-provider needs the raw request first).
  */
 const undeclared: Record<string, Pick<FuzzRoute, 'body' | 'prefersForm'>> = {
-  'POST /interaction/:uid/login': { body: z.object({ email: z.string(), password: z.string() }), prefersForm: true },
+  'POST /interaction/:uid/login': {
+    body: z.object({ email: z.string(), password: z.string() }),
+    prefersForm: true,
+  },
 };
 
 /**
  * Routes that end sessions or lock accounts go last, so the admin's token stays good for the rest.
  * (The runner also signs the admin in again when the token stops working.)
  */
-const disruptive = [/\/logout$/, /changepassword$/, /\/interaction\//, /\/oidc\/token\/revocation$/, /\/oidc\/session\/end/];
+const disruptive = [
+  /\/logout$/,
+  /changepassword$/,
+  /\/interaction\//,
+  /\/oidc\/token\/revocation$/,
+  /\/oidc\/session\/end/,
+];
 
 /** Every route the server registered, in registration order. */
 export function fastifyRoutes(app: FastifyInstance): FuzzRoute[] {
@@ -82,13 +91,17 @@ export async function oidcRoutes(app: FastifyInstance, host = 'localhost'): Prom
   const endpoints = Object.entries(discovery)
     .filter(([key, value]) => (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string')
     .map(([, value]) => new URL(String(value)).pathname);
-  const routes: FuzzRoute[] = [{ method: 'GET', url: discoveryPath, querystring: OidcParamsSchema, source: 'oidc' }];
+  const routes: FuzzRoute[] = [
+    { method: 'GET', url: discoveryPath, querystring: OidcParamsSchema, source: 'oidc' },
+  ];
   for (const path of new Set(endpoints)) {
     for (const method of ['GET', 'POST']) {
       routes.push({
         method,
         url: path,
-        ...(method === 'GET' ? { querystring: OidcParamsSchema } : { body: OidcParamsSchema, prefersForm: true }),
+        ...(method === 'GET'
+          ? { querystring: OidcParamsSchema }
+          : { body: OidcParamsSchema, prefersForm: true }),
         source: 'oidc',
       });
     }
