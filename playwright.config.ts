@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end tests drive Debian's Chromium against the real server (built portal, real login,
- * fresh PGlite data dir per run). A second server with very short token lifetimes exercises expiry.
+ * fresh PGlite data dir per run, named by its port: runs on other E2E_PORTs can go side by side).
+ * A second server with very short token lifetimes exercises expiry.
  */
 const port = Number(process.env.E2E_PORT ?? 8181);
 const shortPort = port + 1;
@@ -42,9 +43,9 @@ export default defineConfig({
     },
   },
   webServer: [
-    server(port, { DATA_DIR: '.data/e2e' }),
+    server(port, { DATA_DIR: `.data/e2e-${port}` }),
     server(shortPort, {
-      DATA_DIR: '.data/e2e-short',
+      DATA_DIR: `.data/e2e-${shortPort}`,
       ACCESS_TOKEN_TTL: '4',
       TOKEN_REFRESH_LEAD: '2',
       SESSION_MAX_TTL: '8',
