@@ -517,21 +517,21 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const plan = sortPlanFor(request.sort);
     const direction = request.sort.sortType === 'asc' ? 'asc' : 'desc';
     const params = new Params();
-    // The tenant is $1 (listWhere adds it first); the WHERE serves the page and the count alike.
+    // The WHERE (tenant, scope, filters) serves the page and the count alike.
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
     const { order } = orderAndSeek(plan, direction === 'asc', params, null);
     const [row] = await runner.textRows(
       `with snapshot_page as materialized (` +
         `select id, ${plan.key.sql} as sort_value from applications where ${where} order by ${order} ` +
         `offset ${params.add((pageNo - 1) * rowsPerPage)} limit ${params.add(rowsPerPage)}) ` +
-        `select ${versionSql('$1')}::text, (select count(*) from applications where ${where})::text, ` +
+        `select (select count(*) from applications where ${where})::text, ` +
         `(select string_agg(id::text, ',' order by sort_value ${direction}, id ${direction}) from snapshot_page), ` +
         rowsSql('id in (select id from snapshot_page)'),
       params.values,
     );
-    const total = Number(row?.[1] ?? 0);
-    const ids = row?.[2] ? row[2].split(',').map(Number) : [];
-    const rows = await listRows.decode(request.tenantId, row?.[3] ?? null);
+    const total = Number(row?.[0] ?? 0);
+    const ids = row?.[1] ? row[1].split(',').map(Number) : [];
+    const rows = await listRows.decode(request.tenantId, row?.[2] ?? null);
     return { rows: ids.flatMap((id) => rows.get(id) ?? []), MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
