@@ -43,14 +43,16 @@ test.describe('tenant configuration', () => {
 
   test('the page is blank without the admin claim', async ({ page }) => {
     // The page is lazy: absence means something only once its module has loaded and rendered, so
-    // wait for the module, for the Suspense fallback to go, and for the network to settle (a page
-    // that ignored the claim would render its heading at once and start loading its tables).
+    // wait for the module, for the Suspense fallback to go, and for React to commit (two frames;
+    // a page that ignored the claim renders its heading in its first commit).
     const pageModule = page.waitForResponse((response) => /\/admin-configuration-page[^/]*\.js$/.test(response.url()));
     await signInAt(page, '/admin', 'staff@demo.test');
     expect((await pageModule).ok()).toBe(true);
     await expect(page.getByRole('main')).toBeVisible();
     await expect(page.getByRole('main').getByText('Loading...')).toHaveCount(0);
-    await page.waitForLoadState('networkidle');
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))),
+    );
     await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Column configuration' })).toHaveCount(0);
     await expect(page.getByRole('checkbox')).toHaveCount(0);
