@@ -1,4 +1,5 @@
-import { fromCallback, fromPromise } from 'xstate';
+import { expect } from 'vitest';
+import { fromCallback, fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { sessionMachine } from '../../src/machines/session.machine.ts';
 import { changePasswordMachine } from '../../src/machines/change-password.machine.ts';
 import type { ChangePasswordRequest, ChangePasswordResponse } from '../../src/schemas/account.schema.ts';
@@ -15,6 +16,23 @@ const tenant = {
   SupportEmail: 'support@demo.test',
   SupportPhone: '1300 555 010',
   HelpUrl: 'https://help.demo.test/',
+};
+
+/** A field of a sample's `output`, read without trusting its shape. */
+function outputField(output: unknown, name: string): unknown {
+  return typeof output === 'object' && output !== null && name in output ? Object.entries(output).find(([key]) => key === name)?.[1] : undefined;
+}
+
+/** The person sees the loading screen (the `loading` tag) in exactly these states. */
+const loading = (expected: boolean) => (snapshot: AnyMachineSnapshot) => expect(snapshot.hasTag('loading')).toBe(expected);
+
+const inState = (value: Parameters<AnyMachineSnapshot['matches']>[0]) => ({ after }: { after: AnyMachineSnapshot }) =>
+  expect(after.matches(value), `expected ${JSON.stringify(value)}, got ${JSON.stringify(after.value)}`).toBe(true);
+
+const signedInAs = {
+  claims: ['view.myapps', 'Tenant:demo'],
+  displayName: 'Avery Admin',
+  email: 'admin@demo.test',
 };
 
 export default defineMachineModel({
@@ -84,4 +102,127 @@ export default defineMachineModel({
     { type: 'xstate.after.tokenLifetime.session.signedIn.lifetime.counting' },
     { type: 'xstate.after.reloginDelay.session.sessionLost' },
   ],
+  expectations: {
+    states: {
+      'checking.readingEntry': (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.children.readEntry).toBeDefined();
+      },
+      'checking.restoring': (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.children.restoreSession).toBeDefined();
+      },
+      'checking.completingSignIn': (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.children.completeSignIn).toBeDefined();
+      },
+      'checking.loadingAccount': (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.context.token).toEqual(token);
+      },
+      redirecting: (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.children.signInRedirect).toBeDefined();
+      },
+      federated: (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.context.federation).toEqual({ token: 'sso-token', hash: 'sso-hash' });
+      },
+      'tenantNotFound.validating': (snapshot) => {
+        loading(false)(snapshot);
+        expect(snapshot.children.validateTenant).toBeDefined();
+      },
+      'tenantNotFound.notFound': (snapshot) => {
+        loading(false)(snapshot);
+        expect(snapshot.children.startMonitoring).toBeDefined();
+      },
+      // Signed in: the shell shows who it is, with the account's claims.
+      'signedIn.lifetime.counting': (snapshot) => {
+        loading(false)(snapshot);
+        expect(snapshot.context).toMatchObject(signedInAs);
+        expect(snapshot.context.token).toBeDefined();
+      },
+      'signedIn.passwordDialog.closed': ({ children }) => expect(children.changePassword).toBeUndefined(),
+      'signedIn.passwordDialog.open': ({ children, context }) => {
+        expect(children.changePassword).toBeDefined();
+        expect(context.notice).toBeUndefined();
+      },
+      sessionLost: loading(true),
+      'expired.signingOutLocally': (snapshot) => expect(snapshot.children.signOutLocally).toBeDefined(),
+      'expired.timedOut': loading(false),
+      signingOut: (snapshot) => {
+        loading(true)(snapshot);
+        expect(snapshot.children.signOut).toBeDefined();
+      },
+      unavailable: (snapshot) => {
+        loading(false)(snapshot);
+        expect(snapshot.children.startMonitoring).toBeDefined();
+      },
+    },
+    transitions: {
+      '(machine) + xstate.done.actor.loadTenant': ({ after }) => expect(after.context.tenant).toEqual(tenant),
+      'checking.readingEntry + xstate.done.actor.readEntry': ({ event, after }) => {
+        const expected = {
+          callback: { checking: 'completingSignIn' },
+          federated: 'federated',
+          tenantNotFound: { tenantNotFound: 'validating' },
+          restore: { checking: 'restoring' },
+        }[String(outputField(event.output, 'kind'))];
+        expect(expected).toBeDefined();
+        if (expected) inState(expected)({ after });
+      },
+      // No readable address: try the session in memory.
+      'checking.readingEntry + xstate.error.actor.readEntry': inState({ checking: 'restoring' }),
+      'checking.restoring + xstate.done.actor.restoreSession': ({ event, after }) => {
+        if (event.output) {
+          inState({ checking: 'loadingAccount' })({ after });
+          expect(after.context.token).toEqual(token);
+        } else inState('redirecting')({ after });
+      },
+      'checking.restoring + xstate.error.actor.restoreSession': inState('unavailable'),
+      'checking.completingSignIn + xstate.done.actor.completeSignIn': ({ after }) => {
+        inState({ checking: 'loadingAccount' })({ after });
+        expect(after.context.token).toEqual(token);
+        expect(after.context.returnTo).toBe('/list/all?q=smith');
+      },
+      'checking.completingSignIn + xstate.error.actor.completeSignIn': inState('unavailable'),
+      'checking.loadingAccount + xstate.done.actor.loadAccount': ({ after, started }) => {
+        inState('signedIn')({ after });
+        expect(after.context).toMatchObject(signedInAs);
+        expect(Object.keys(started)).toEqual(expect.arrayContaining(['watchToken', 'watchUnauthorized', 'startMonitoring']));
+      },
+      'checking.loadingAccount + xstate.error.actor.loadAccount': inState('unavailable'),
+      'redirecting + xstate.error.actor.signInRedirect': inState('unavailable'),
+      'federated + xstate.error.actor.federatedSignIn': inState('unavailable'),
+      'tenantNotFound.validating + xstate.done.actor.validateTenant': ({ event, after }) =>
+        inState(outputField(event.output, 'Success') === true ? { checking: 'restoring' } : { tenantNotFound: 'notFound' })({
+          after,
+        }),
+      'tenantNotFound.validating + xstate.error.actor.validateTenant': inState({ tenantNotFound: 'notFound' }),
+      'signedIn + session.signOut': inState('signingOut'),
+      'signedIn + session.unauthorized': inState('sessionLost'),
+      // A new token restarts the lifetime timer.
+      'signedIn.lifetime.counting + token.loaded': ({ event, after }) => {
+        inState({ signedIn: { lifetime: 'counting' } })({ after });
+        expect(after.context.token).toEqual(event.token);
+      },
+      'signedIn.lifetime.counting + after tokenLifetime': inState({ expired: 'signingOutLocally' }),
+      'signedIn.passwordDialog.closed + passwordChange.open': ({ after, started }) => {
+        inState({ signedIn: { passwordDialog: 'open' } })({ after });
+        expect(Object.keys(started)).toEqual(['changePassword']);
+      },
+      'signedIn.passwordDialog.closed + notice.dismiss': ({ after }) => expect(after.context.notice).toBeUndefined(),
+      'signedIn.passwordDialog.open + xstate.done.actor.changePassword': ({ event, after }) => {
+        if (outputField(event.output, 'signOut') === true) inState('signingOut')({ after });
+        else {
+          inState({ signedIn: { passwordDialog: 'closed' } })({ after });
+          expect(after.context.notice).toBe(outputField(event.output, 'message'));
+        }
+      },
+      'sessionLost + after reloginDelay': inState('redirecting'),
+      'expired.signingOutLocally + xstate.done.actor.signOutLocally': inState({ expired: 'timedOut' }),
+      'expired.signingOutLocally + xstate.error.actor.signOutLocally': inState({ expired: 'timedOut' }),
+      'signingOut + xstate.error.actor.signOut': inState('unavailable'),
+    },
+  },
 });
