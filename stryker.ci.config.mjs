@@ -20,5 +20,6 @@ export default {
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation-ci/mutation.json' },
   htmlReporter: { fileName: 'reports/mutation-ci/mutation.html' },
-  thresholds: { high: 90, low: 80, break: 80 },
+  // The subset scores 100 % with its equivalent mutants marked; a drop under 90 % fails the build.
+  thresholds: { high: 95, low: 90, break: 90 },
 };
