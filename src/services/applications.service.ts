@@ -47,9 +47,12 @@ export function newApplicationOnBehalf(request: NewOnBehalfRequest): Promise<New
 
 const downloadTimeoutMs = 120_000;
 
-/** GET `url` with the session's token and save the answer as the file content-disposition names (AM §7). */
-async function download(url: string, fallbackName: string): Promise<void> {
-  const { blob, contentDisposition } = await getFile(url, { timeoutMs: downloadTimeoutMs, accept: 'text/csv, */*' });
+/**
+ * GET `url` with the session's token and save the answer as the file content-disposition names (AM §7).
+ * Also used by the application detail's document downloads.
+ */
+export async function download(url: string, fallbackName: string, accept = 'text/csv, */*'): Promise<void> {
+  const { blob, contentDisposition } = await getFile(url, { timeoutMs: downloadTimeoutMs, accept });
   saveFile(blob, fileNameFromDisposition(contentDisposition, fallbackName));
 }
 

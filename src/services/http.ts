@@ -8,6 +8,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly url: string,
+    /** The answer's JSON body when it had one (undefined otherwise); only postForm reads it. */
+    readonly body?: unknown,
   ) {
     super(`${url} answered ${status}`);
   }
@@ -86,9 +88,11 @@ async function send(
   const token = anonymous ? undefined : accessToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
   try {
-    return await ky(url, { method, headers, json: body, retry: 0, timeout: timeoutMs });
+    // A FormData body goes as multipart (ky sets the boundary); anything else as JSON.
+    const payload = body instanceof FormData ? { body } : { json: body };
+    return await ky(url, { method, headers, ...payload, retry: 0, timeout: timeoutMs });
   } catch (error) {
-    throw failure(error, url);
+    throw await failure(error, url);
   }
 }
 
@@ -112,14 +116,15 @@ async function request<T>(
 }
 
 /** Turns what ky throws into our typed errors. A 401 goes to the session, not to error reporting. */
-function failure(error: unknown, url: string): Error {
+async function failure(error: unknown, url: string): Promise<Error> {
   if (isHTTPError(error)) {
     const status = error.response.status;
     if (status === 401) {
       unauthorizedListeners.forEach((listener) => listener());
       return new HttpError(status, url);
     }
-    return reported(new HttpError(status, url));
+    const body: unknown = await error.response.json().catch(() => undefined);
+    return reported(new HttpError(status, url, body));
   }
   return reported(new NetworkError(url, { cause: error }));
 }
@@ -162,4 +167,25 @@ export function putJson<T>(
   options: RequestOptions = {},
 ): Promise<T> {
   return request('put', url, schema, body, options);
+}
+
+/**
+ * POST `form` as multipart to `url` and parse the JSON answer with `schema`. A refusal the server
+ * explains (a 4xx other than 401 whose body has the answer's shape, e.g. an upload's per-file
+ * Message) is returned like an answer, so the caller can show the server's words.
+ */
+export async function postForm<T>(
+  url: string,
+  form: FormData,
+  schema: z.ZodMiniType<T>,
+  options: RequestOptions = {},
+): Promise<T> {
+  try {
+    return await request('post', url, schema, form, options);
+  } catch (error) {
+    const explained = error instanceof HttpError && error.status !== 401 && error.status < 500 ? error.body : undefined;
+    const parsed = explained === undefined ? undefined : schema.safeParse(explained);
+    if (parsed?.success) return parsed.data;
+    throw error;
+  }
 }

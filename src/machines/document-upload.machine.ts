@@ -1,0 +1,113 @@
+import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { isAcceptedDocument } from '../domain/application-detail.ts';
+import { invalidFileTypeMessage, type UploadDocumentsResponse } from '../schemas/application-detail.schema.ts';
+import { uploadDocuments } from '../services/application-detail.service.ts';
+import { typesOf } from './machine-types.ts';
+
+export interface DocumentUploadInput {
+  applicationId: string;
+  file: File;
+  /** AM §3 System information AcceptedDocumentUploadExtensions; empty while unknown (the server still checks). */
+  acceptedExtensions: readonly string[];
+}
+
+export interface DocumentUploadContext {
+  applicationId: string;
+  file: File;
+  fileName: string;
+  acceptedExtensions: readonly string[];
+  /** Why the file was refused or failed: 'Invalid file type', or the server's Message (AM §8). */
+  message: string | undefined;
+}
+
+export type DocumentUploadEvent = { type: 'upload.retry' };
+
+/** When the upload fails without the server saying why (network, 5xx). */
+export const uploadFailedText = 'The file could not be uploaded. Please try again.';
+
+/** The server's words for this file: its own Message, else the answer's, else the generic text. */
+function failureMessage(response: UploadDocumentsResponse): string {
+  return response.UploadedDocuments[0]?.Message || response.Message || uploadFailedText;
+}
+
+const isStored = (response: UploadDocumentsResponse): boolean =>
+  response.ErrorNo === 0 && response.UploadedDocuments[0]?.Success === true;
+
+/**
+ * One file of a document upload (AM §4 "Document upload file: uploading, failed", §5, §8). A file
+ * whose extension is not accepted is refused before anything is sent; a stored file asks the
+ * detail to refetch (its Documents card and activity feed change).
+ */
+export const documentUploadMachine = setup({
+  types: typesOf<{
+    context: DocumentUploadContext;
+    events: DocumentUploadEvent;
+    input: DocumentUploadInput;
+    tags: 'busy';
+  }>(),
+  actors: {
+    uploadDocument: fromPromise<UploadDocumentsResponse, { applicationId: string; file: File }>(({ input }) =>
+      uploadDocuments(input.applicationId, [input.file]),
+    ),
+  },
+  guards: {
+    isAcceptedType: ({ context }) =>
+      context.acceptedExtensions.length === 0 || isAcceptedDocument(context.fileName, context.acceptedExtensions),
+    isStored: (_, params: { response: UploadDocumentsResponse }) => isStored(params.response),
+  },
+  actions: {
+    assignRefusal: assign({ message: invalidFileTypeMessage }),
+    assignFailure: assign((_, params: { message: string }) => ({ message: params.message })),
+    clearMessage: assign({ message: undefined }),
+    requestRefetch: sendParent({ type: 'detail.refetch' }),
+  },
+}).createMachine({
+  id: 'documentUpload',
+  initial: 'checking',
+  context: ({ input }) => ({
+    applicationId: input.applicationId,
+    file: input.file,
+    fileName: input.file.name,
+    acceptedExtensions: input.acceptedExtensions,
+    message: undefined,
+  }),
+  states: {
+    checking: {
+      always: [{ guard: 'isAcceptedType', target: 'uploading' }, { target: 'refused', actions: 'assignRefusal' }],
+    },
+    refused: {
+      description: "'Invalid file type': the extension is not accepted, nothing was sent",
+      type: 'final',
+    },
+    uploading: {
+      description: 'The file is being sent; the row shows it uploading',
+      tags: ['busy'],
+      entry: 'clearMessage',
+      invoke: {
+        id: 'uploadDocument',
+        src: 'uploadDocument',
+        input: ({ context }) => ({ applicationId: context.applicationId, file: context.file }),
+        onDone: [
+          {
+            guard: { type: 'isStored', params: ({ event }) => ({ response: event.output }) },
+            target: 'done',
+            actions: 'requestRefetch',
+          },
+          {
+            target: 'failed',
+            actions: { type: 'assignFailure', params: ({ event }) => ({ message: failureMessage(event.output) }) },
+          },
+        ],
+        onError: { target: 'failed', actions: { type: 'assignFailure', params: { message: uploadFailedText } } },
+      },
+    },
+    failed: {
+      description: "The server's Message for this file (or that it could not be sent), and Retry",
+      on: { 'upload.retry': { target: 'uploading' } },
+    },
+    done: {
+      description: 'Stored: the file is in the Documents card once the detail has refetched',
+      type: 'final',
+    },
+  },
+});

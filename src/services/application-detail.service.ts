@@ -1,0 +1,90 @@
+import { VisibleRowsSchema } from '../schemas/admin.schema.ts';
+import {
+  ActivityFeedResponseSchema,
+  ApplicationDetailSchema,
+  ApplicationIpsResponseSchema,
+  CommentSchema,
+  CommentsResponseSchema,
+  ReloadResponseSchema,
+  UploadDocumentsResponseSchema,
+  type ActivityItem,
+  type ApplicationComment,
+  type ApplicationDetail,
+  type ApplicationIp,
+  type DocumentQuery,
+  type ReloadResponse,
+  type UploadDocumentsResponse,
+} from '../schemas/application-detail.schema.ts';
+import { download } from './applications.service.ts';
+import { getJson, postForm, postJson } from './http.ts';
+import { runtimeConfig } from './runtime-config.ts';
+
+const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
+const segment = (value: string) => encodeURIComponent(value);
+
+/** GET /application/get/{id}: the application by its ApplicationID (AM §7). A 404 also means "not yours to see". */
+export function getApplication(applicationId: string): Promise<ApplicationDetail> {
+  return getJson(api(`/application/get/${segment(applicationId)}`), ApplicationDetailSchema);
+}
+
+/** GET /application/get/ips/{id}: the addresses the applicants used, for the VPN Summary card. */
+export async function getApplicationIps(applicationId: string): Promise<ApplicationIp[]> {
+  return (await getJson(api(`/application/get/ips/${segment(applicationId)}`), ApplicationIpsResponseSchema))
+    .ApplicationIps;
+}
+
+/** GET /application/activityfeed/{id}: the activity feed, newest first. */
+export async function getActivityFeed(applicationId: string): Promise<ActivityItem[]> {
+  return (await getJson(api(`/application/activityfeed/${segment(applicationId)}`), ActivityFeedResponseSchema))
+    .ActivityFeedItems;
+}
+
+/** POST /application/reload/{id}: the application is read again from its source (the Refresh button). */
+export function reloadApplication(applicationId: string): Promise<ReloadResponse> {
+  return postJson(api(`/application/reload/${segment(applicationId)}`), {}, ReloadResponseSchema);
+}
+
+/** GET /comment/{id}: the comments, newest first. */
+export async function getComments(applicationId: string): Promise<ApplicationComment[]> {
+  return (await getJson(api(`/comment/${segment(applicationId)}`), CommentsResponseSchema)).Comments;
+}
+
+/** POST /comment/{id} {Comment}: the saved comment (the server trims and enforces AM §5). */
+export function addComment(applicationId: string, comment: string): Promise<ApplicationComment> {
+  return postJson(api(`/comment/${segment(applicationId)}`), { Comment: comment }, CommentSchema);
+}
+
+const uploadTimeoutMs = 300_000;
+
+/**
+ * POST /document/upload/{id}, multipart with the files under `files`: one result per file. A
+ * refusal the server explains (4xx with the answer's shape) comes back as the answer, so its
+ * Message can be shown. No upload progress: streaming a request body needs HTTP/2 in Chromium.
+ */
+export function uploadDocuments(applicationId: string, files: readonly File[]): Promise<UploadDocumentsResponse> {
+  const form = new FormData();
+  for (const file of files) form.append('files', file, file.name);
+  return postForm(api(`/document/upload/${segment(applicationId)}`), form, UploadDocumentsResponseSchema, {
+    timeoutMs: uploadTimeoutMs,
+  });
+}
+
+/** GET /document?ApplicationGuid=&LabDocsId=: one document, saved under the name the server gives. */
+export function downloadDocument(query: DocumentQuery, fallbackName: string): Promise<void> {
+  const params = new URLSearchParams({ ApplicationGuid: query.ApplicationGuid, LabDocsId: query.LabDocsId });
+  return download(api(`/document?${params.toString()}`), fallbackName, '*/*');
+}
+
+/** GET /document/zip/{id}: every document of the application as one zip. */
+export function downloadAllDocuments(applicationId: string): Promise<void> {
+  return download(
+    api(`/document/zip/${segment(applicationId)}`),
+    `application-${applicationId}-documents.zip`,
+    'application/zip, */*',
+  );
+}
+
+/** GET /configuration/rows: the optional detail rows the tenant shows (AM §3, set on /admin). */
+export async function visibleDetailRows(): Promise<string[]> {
+  return (await getJson(api('/configuration/rows'), VisibleRowsSchema)).RowNames;
+}
