@@ -16,7 +16,7 @@
 const config = {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
-  vitest: { configFile: 'vitest.config.ts' },
+  vitest: { configFile: 'vitest.mutation.config.ts' },
   mutate: [
     'src/machines/**/*.ts',
     'src/domain/**/*.ts',

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/machines/**/*.test.ts', 'tests/server/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx', 'tests/machines/**/*.test.ts', 'tests/machines/**/*.test.tsx', 'tests/server/**/*.test.ts'],
     globalSetup: ['tests/server/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,

@@ -42,6 +42,36 @@ export default defineMachineModel({
   ],
   // canSave reads the draft: drafts that differ in what is filled in behave differently.
   contextKey: (state) => state.context.draft,
+  // What the Change Password dialog shows (tests/machines/change-password.view.test.tsx).
+  view: {
+    editing: (screen, snapshot) => {
+      expect(screen.getByRole('dialog', { name: 'Change Password' })).toBeTruthy();
+      const save = screen.getByRole('button', { name: 'Save' });
+      expect(save.hasAttribute('disabled'), 'Save is enabled exactly when the draft can be saved').toBe(!savable(snapshot));
+      expect(screen.getByLabelText('Current Password', { exact: false, selector: 'input' })).toHaveProperty(
+        'value',
+        snapshot.context.draft.current,
+      );
+      // The rules follow the validated new password: the strong sample meets all five.
+      const rules = screen.getByRole('list', { name: 'Password requirements' });
+      expect(rules.querySelectorAll('li')).toHaveLength(5);
+      const unmet = (rules.textContent?.match(/\(not met\)/g) ?? []).length;
+      if (snapshot.context.validated.next === strong) expect(unmet).toBe(0);
+      else expect(unmet).toBeGreaterThan(0);
+      const failure = screen.queryByRole('alert');
+      if (snapshot.context.failed) expect(failure?.textContent).toBe('The password could not be changed. Please try again.');
+      else expect(failure).toBeNull();
+    },
+    submitting: (screen) => {
+      const saving = screen.getByRole('button', { name: 'Saving...' });
+      expect(saving.hasAttribute('disabled')).toBe(true);
+      expect(screen.getByRole('button', { name: 'Cancel' }).hasAttribute('disabled')).toBe(true);
+    },
+    signingOut: (screen) => {
+      expect(screen.getByRole('status').textContent).toBe('Your password has been changed.');
+      expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    },
+  },
   expectations: {
     states: {
       'editing.validated': (snapshot) => {

@@ -84,7 +84,15 @@ export interface MachineModel {
   variants?: ModelVariant[];
   /** What must hold in each state and what each transition must do; see `ModelExpectations`. */
   expectations?: ModelExpectations;
+  /**
+   * What a person sees in each state, when the machine's view is rendered on the path's actor
+   * (`describeViewPaths`): Testing Library's `screen`, and the snapshot for what varies with context.
+   */
+  view?: Record<string, (screen: ViewQueries, snapshot: AnyMachineSnapshot) => void>;
 }
+
+/** The queries of Testing Library's `screen` the view expectations use. */
+export type ViewQueries = typeof import('@testing-library/react').screen;
 
 /** Identity function that gives a model file its type checking and completion. */
 export function defineMachineModel(model: MachineModel): MachineModel {

@@ -1,0 +1,67 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
+import { buildPlan, pathTitle, type PlanPath } from '../../scripts/statecharts/graph.ts';
+import type { MachineModel } from './machine-model.ts';
+import { stateKey } from './path-tests.ts';
+
+/** As in the path tests: timers never fire; the path delivers `xstate.after.*` itself. */
+const stoppedClock = { setTimeout: () => 0, clearTimeout: () => {} };
+
+/**
+ * Runs the model's paths to every state against the rendered view: the machine's actor (with the
+ * model's inert actors) drives the real component, each step is sent inside `act`, and after each
+ * step the model's `view` expectations of every active state are checked on the screen.
+ */
+export function describeViewPaths(model: MachineModel, renderView: (actor: AnyActorRef) => ReactElement): void {
+  const plan = buildPlan(model);
+  describe(`${model.name} as a person sees it`, () => {
+    beforeEach(() => {
+      // jsdom has no CSS.escape; react-aria's Modal reads a meta tag with it.
+      if (typeof globalThis.CSS?.escape !== 'function') {
+        vi.stubGlobal('CSS', { escape: (value: string) => value.replace(/["\\\]]/g, '\\$&'), supports: () => false });
+      }
+    });
+    afterEach(() => {
+      cleanup();
+      vi.unstubAllGlobals();
+    });
+    plan.statePaths.forEach((path, index) => {
+      it(`${index + 1}. ${pathTitle(path)}`, () => replayOnScreen(model, path, renderView));
+    });
+    it('says what the person sees in every state the paths reach', () => {
+      const reached = new Set(plan.statePaths.flatMap((path) => path.steps.map((step) => JSON.stringify(step.value))));
+      expect(reached.size).toBeGreaterThan(0);
+      expect(Object.keys(model.view ?? {}).length).toBeGreaterThan(0);
+    });
+  });
+}
+
+function replayOnScreen(model: MachineModel, path: PlanPath, renderView: (actor: AnyActorRef) => ReactElement): void {
+  const actor = createActor(model.machine, { input: path.variant?.input ?? model.input, clock: stoppedClock });
+  actor.start();
+  try {
+    render(renderView(actor));
+    check(model, actor.getSnapshot(), 'at the start');
+    path.steps.slice(1).forEach((step, index) => {
+      act(() => actor.send(step.event));
+      check(model, actor.getSnapshot(), `after step ${index + 2} (${step.event.type})`);
+    });
+  } finally {
+    actor.stop();
+  }
+}
+
+function check(model: MachineModel, snapshot: AnyMachineSnapshot, where: string): void {
+  for (const node of snapshot._nodes) {
+    const expectation = model.view?.[stateKey(node)];
+    if (!expectation) continue;
+    try {
+      expectation(screen, snapshot);
+    } catch (error) {
+      if (error instanceof Error) error.message = `${where}, in state ${stateKey(node)}: ${error.message}`;
+      throw error;
+    }
+  }
+}
