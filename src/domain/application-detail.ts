@@ -282,3 +282,7 @@ export const progressPercent = (completionPercentage: number): number =>
 
 /** Requirement result (AM §3): 0 means success. */
 export const isRequirementMet = (result: number): boolean => result === 0;
+
+/** AM §2: the activity feed reads newest first, whatever order the answer came in (ties keep their order). */
+export const newestFirst = <T extends { TimeStamp: number }>(items: readonly T[]): T[] =>
+  [...items].sort((a, b) => b.TimeStamp - a.TimeStamp);

@@ -1,6 +1,6 @@
 import { createActorContext } from '@xstate/react';
 import { assign, fromPromise, raise, setup, stopChild, type ActorRefFrom } from 'xstate';
-import { commentProblem, defaultDetailSettings, type DetailSettings } from '../domain/application-detail.ts';
+import { commentProblem, defaultDetailSettings, newestFirst, type DetailSettings } from '../domain/application-detail.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type {
   ActivityItem,
@@ -167,7 +167,7 @@ export const applicationDetailMachine = setup({
       configuration: params.configuration,
     })),
     assignActivity: assign((_, params: { activity: ActivityItem[] }) => ({
-      activity: params.activity,
+      activity: newestFirst(params.activity),
       activityFailed: false,
     })),
     flagActivityFailed: assign({ activityFailed: true }),

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-do
 import { HomeRedirect } from './shell/home-redirect.tsx';
 import { RouteError } from './shell/route-error.tsx';
 import { CallbackLanding, SessionRoot } from './shell/session-root.tsx';
+import { rememberListLocation } from './shell/list-return.ts';
 import { ShellLayout } from './shell/shell-layout.tsx';
 // In the main bundle: the session often expires because the network went away, when no chunk could load.
 import { TimeoutPage } from './shell/timeout-page.tsx';
@@ -19,7 +20,7 @@ const placeholders = () => import('./shell/placeholder-pages.tsx');
 const applicationList = () => import('./applications/application-list-page.tsx');
 const MyApplicationsPage = lazyNamed(applicationList, 'MyApplicationsListPage');
 const AllApplicationsPage = lazyNamed(applicationList, 'AllApplicationsListPage');
-const ApplicationPage = lazyNamed(placeholders, 'ApplicationPage');
+const ApplicationPage = lazyNamed(() => import('./applications/detail/application-detail-page.tsx'), 'ApplicationDetailPage');
 const AdminPage = lazyNamed(() => import('./admin/admin-configuration-page.tsx'), 'AdminConfigurationPage');
 const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
 const UsersPage = lazyNamed(placeholders, 'UsersPage');
@@ -47,7 +48,7 @@ const shellRoutes: RouteObject[] = [
  * screens of the session (src/machines/session.machine.ts); everything else is the shell.
  */
 export function createAppRouter() {
-  return createBrowserRouter([
+  const router = createBrowserRouter([
     { path: '/timeout', element: <TimeoutPage />, errorElement: <RouteError /> },
     {
       element: <SessionRoot />,
@@ -62,4 +63,8 @@ export function createAppRouter() {
       ],
     },
   ]);
+  // The detail's way back to the list it was opened from (shell/list-return.ts).
+  rememberListLocation(router.state.location);
+  router.subscribe((state) => rememberListLocation(state.location));
+  return router;
 }

@@ -13,11 +13,13 @@ import {
   formatDetailDate,
   isAcceptedDocument,
   isShownComplete,
+  newestFirst,
   taxDisplay,
   timeToComplete,
 } from '../../src/domain/application-detail.ts';
 import { applicationStatuses } from '../../src/domain/application-status.ts';
 import { applicationManagerClaims } from '../../src/domain/claims.ts';
+import { listReturnHref } from '../../src/domain/page-titles.ts';
 import type { ApplicationDetail } from '../../src/schemas/application-detail.schema.ts';
 
 const created = dayjs('2026-03-04T09:05:00').unix();
@@ -264,4 +266,30 @@ describe('accepted document types (AM §5)', () => {
     ['.pdf', false],
     ['trailingdot.', false],
   ])('%s: %s', (name, ok) => expect(isAcceptedDocument(name, accepted)).toBe(ok));
+});
+
+describe('activity feed order (AM §2)', () => {
+  it('newest first, ties in their order', () => {
+    const items = [
+      { Activity: 'a', TimeStamp: 10 },
+      { Activity: 'b', TimeStamp: 30 },
+      { Activity: 'c', TimeStamp: 20 },
+      { Activity: 'd', TimeStamp: 30 },
+    ];
+    expect(newestFirst(items).map((item) => item.Activity)).toEqual(['b', 'd', 'c', 'a']);
+  });
+});
+
+describe('the way back to the list (AM §2)', () => {
+  it.each([
+    ['all', undefined, '/list/all'],
+    ['my', undefined, '/list'],
+    [null, undefined, '/list'],
+    ['all', '/list/all/2?status=%5B%22Complete%22%5D&q=smith', '/list/all/2?status=%5B%22Complete%22%5D&q=smith'],
+    ['all', '/list?q=smith', '/list/all'],
+    ['my', '/list/3/50?sortBy=ClientName', '/list/3/50?sortBy=ClientName'],
+    ['my', '/list/all?q=smith', '/list'],
+    [null, '/list?q=x', '/list?q=x'],
+    ['all', '/listing/all', '/list/all'],
+  ] as const)('from=%s, last list %s: %s', (from, last, href) => expect(listReturnHref(from, last)).toBe(href));
 });

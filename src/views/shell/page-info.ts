@@ -1,10 +1,7 @@
 import { useLocation, useMatches, type Params } from 'react-router-dom';
-import {
-  applicationDetailTitle,
-  applicationListPathFrom,
-  applicationListTitle,
-} from '../../domain/page-titles.ts';
+import { applicationDetailTitle, applicationListTitle, listReturnHref } from '../../domain/page-titles.ts';
 import type { Crumb } from '../ui/breadcrumbs.tsx';
+import { lastListAddress } from './list-return.ts';
 
 interface PageInfo {
   /** The document title; the tenant's name when left out. */
@@ -19,7 +16,7 @@ const pages: Record<string, PageInfo> = {
   application: {
     title: (params) => applicationDetailTitle(params.id ?? ''),
     crumbs: (params, search) => [
-      { label: 'Applications', to: applicationListPathFrom(search.get('from')) },
+      { label: 'Applications', to: listReturnHref(search.get('from'), lastListAddress()) },
       { label: applicationDetailTitle(params.id ?? '') },
     ],
   },

@@ -1,5 +1,4 @@
 import { useParams } from 'react-router-dom';
-import { applicationDetailTitle } from '../../domain/page-titles.ts';
 import styles from './pages.module.css';
 
 /** Stand-ins for the screens later issues build; each keeps its route, heading and title. */
@@ -19,11 +18,6 @@ const pageOf = (params: { pageNo?: string; rowsPerPage?: string }) =>
   [params.pageNo && `Page ${params.pageNo}`, params.rowsPerPage && `${params.rowsPerPage} rows per page`]
     .filter(Boolean)
     .join(', ') || undefined;
-
-export function ApplicationPage() {
-  const { id = '' } = useParams();
-  return <Placeholder heading={`Application ${applicationDetailTitle(id)}`} />;
-}
 
 export function ReportsPage() {
   return <Placeholder heading="Reports" />;

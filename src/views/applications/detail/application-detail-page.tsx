@@ -1,0 +1,129 @@
+import { useId } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import {
+  applicationNotFoundText,
+  loadingApplicationText,
+} from '../../../domain/application-detail.ts';
+import { applicationDetailTitle, listReturnHref } from '../../../domain/page-titles.ts';
+import { ApplicationDetailContext } from '../../../machines/application-detail.machine.ts';
+import { SessionContext } from '../../../machines/session.machine.ts';
+import type { ApplicationDetail } from '../../../schemas/application-detail.schema.ts';
+import { lastListAddress } from '../../shell/list-return.ts';
+import { useDocumentTitle } from '../../shell/use-document-title.ts';
+import { Button } from '../../ui/button.tsx';
+import { Loader } from '../../ui/loader.tsx';
+import { ActivityFeed } from './activity-feed.tsx';
+import { CommentsCard } from './comments-card.tsx';
+import {
+  ApprovalCard,
+  DetailsCard,
+  ExceptionsCard,
+  HeaderCard,
+  IdentificationCard,
+  OutstandingDocumentsCard,
+  ProgressCard,
+  TaxCard,
+  VpnCard,
+} from './detail-cards.tsx';
+import { useDetailCards, useDetailSelector, useDetailSend } from './detail-hooks.ts';
+import { DocumentsCard } from './documents-card.tsx';
+import styles from './application-detail.module.css';
+
+/** AM §2 /application/{ApplicationID}?from=all|my: the record staff work from. */
+export function ApplicationDetailPage() {
+  const { id = '' } = useParams();
+  const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
+  // A new id is a new application: a new machine (key), never the previous one's data.
+  return (
+    <ApplicationDetailContext.Provider key={id} options={{ input: { applicationId: id, claims } }}>
+      <DetailScreen applicationId={id} />
+    </ApplicationDetailContext.Provider>
+  );
+}
+
+function DetailScreen({ applicationId }: { applicationId: string }) {
+  const headingId = useId();
+  const [search] = useSearchParams();
+  const backTo = listReturnHref(search.get('from'), lastListAddress());
+  const title = applicationDetailTitle(applicationId);
+  useDocumentTitle(title);
+  const screen = useDetailSelector((snapshot) =>
+    snapshot.matches('loading') ? 'loading' : snapshot.matches('notFound') ? 'notFound' : 'loaded',
+  );
+  const detail = useDetailSelector((snapshot) => snapshot.context.detail);
+
+  return (
+    <section className={styles.page} aria-labelledby={headingId}>
+      <Link to={backTo} className={styles.backToListing}>
+        <span aria-hidden="true">←</span> Back to listing
+      </Link>
+      <div className={styles.heading}>
+        <h1 id={headingId}>Application {title}</h1>
+        {screen === 'loaded' && <DetailToolbar />}
+      </div>
+      {screen === 'loading' && <Loader text={loadingApplicationText} />}
+      {screen === 'notFound' && (
+        <div className={styles.notFound} role="alert">
+          <p>{applicationNotFoundText}</p>
+          <Link to={backTo}>Back to Applications</Link>
+        </div>
+      )}
+      {screen === 'loaded' && detail && <DetailLayout detail={detail} />}
+    </section>
+  );
+}
+
+/** AM §2: the Actions dropdown, View, Edit (app.view / app.edit) and Refresh. The actions come with the next issue. */
+function DetailToolbar() {
+  const send = useDetailSend();
+  const refreshing = useDetailSelector(
+    (snapshot) => snapshot.matches({ loaded: { data: 'reloading' } }) || snapshot.matches({ loaded: { data: 'refetching' } }),
+  );
+  const detail = useDetailSelector((snapshot) => snapshot.context.detail);
+  const cards = useDetailCards(requireDetail(detail));
+  return (
+    <div className={styles.toolbar} role="toolbar" aria-label="Application actions">
+      <Button isDisabled>Actions</Button>
+      {cards.viewButton && <Button isDisabled>View</Button>}
+      {cards.editButton && <Button isDisabled>Edit</Button>}
+      <Button onPress={() => send({ type: 'detail.refresh' })} isPending={refreshing}>
+        Refresh
+      </Button>
+      <span className={styles.srOnly} role="status">
+        {refreshing ? 'Refreshing the application' : ''}
+      </span>
+    </div>
+  );
+}
+
+/** The toolbar renders only once the application is loaded; this keeps its type honest. */
+function requireDetail(detail: ApplicationDetail | undefined): ApplicationDetail {
+  if (!detail) throw new Error('The detail toolbar renders only with a loaded application');
+  return detail;
+}
+
+/** AM §2: the main column's cards in the spec's order, the activity feed beside them. */
+function DetailLayout({ detail }: { detail: ApplicationDetail }) {
+  const cards = useDetailCards(detail);
+  return (
+    <div className={styles.layout}>
+      <div className={styles.main}>
+        <HeaderCard detail={detail} />
+        {cards.progress && <ProgressCard detail={detail} />}
+        {cards.exceptions && <ExceptionsCard detail={detail} />}
+        <DetailsCard detail={detail} />
+        <ApprovalCard detail={detail} />
+        {cards.documents && <DocumentsCard detail={detail} cards={cards} />}
+        <IdentificationCard detail={detail} kind={cards.identification} />
+        <OutstandingDocumentsCard detail={detail} />
+        {cards.tax && <TaxCard detail={detail} />}
+        {cards.vpn && <VpnCard />}
+        {cards.comments && <CommentsCard cards={cards} />}
+      </div>
+      <aside className={styles.side} aria-label="Activity">
+        <ActivityFeed />
+      </aside>
+    </div>
+  );
+}
+
