@@ -15,6 +15,11 @@ import { registerMonitoringRoutes } from './api/monitoring.routes.ts';
 import { registerApplicationRoutes } from './api/applications.routes.ts';
 import { registerLookupRoutes } from './api/lookups.routes.ts';
 import { registerAdminRoutes } from './api/admin.routes.ts';
+import { registerApplicationDetailRoutes } from './api/application-detail.routes.ts';
+import { registerDocumentRoutes } from './api/documents.routes.ts';
+import type { FileStorage } from './storage/file-storage.ts';
+import { storageFor } from './storage/storage.ts';
+import { ensureSampleDocuments } from './storage/sample-documents.ts';
 import { registerPortalStatic } from './static.ts';
 import { registerHealthRoutes } from './api/health.routes.ts';
 import { registerRateLimits } from './rate-limits.ts';
@@ -36,10 +41,12 @@ export interface AppOptions {
   databaseRestarts?: () => number;
   /** The built portal (vite build output); omitted in API-only tests. */
   distDir?: string;
+  /** Where document bytes live; by default what the configuration says (server/storage/storage.ts). */
+  storage?: FileStorage;
 }
 
 /** Builds the portal server: identity provider, API and (when built) the portal itself. */
-export async function buildApp({ db, config, distDir, databaseRestarts = () => 0 }: AppOptions) {
+export async function buildApp({ db, config, distDir, databaseRestarts = () => 0, storage = storageFor(config, db) }: AppOptions) {
   const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -78,6 +85,10 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerApplicationRoutes(context);
   registerLookupRoutes(context);
   registerAdminRoutes(context);
+  registerApplicationDetailRoutes(context);
+  registerDocumentRoutes(context, storage);
+  // The files seeded documents point at (a few small samples), in whichever storage this is.
+  await ensureSampleDocuments(storage);
   registerHealthRoutes(context, databaseRestarts);
 
   if (distDir) await registerPortalStatic(app, distDir);

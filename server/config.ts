@@ -25,6 +25,11 @@ const EnvironmentSchema = z.object({
   RATE_LIMIT_SIGN_IN_FAILURES: count(10),
   RATE_LIMIT_SIGN_IN_FAILURE_WINDOW: seconds(15 * 60),
   MONITORING_MAX_ENVELOPES: count(500),
+  // Documents (docs/decisions/004): where their bytes live, and the upload limits.
+  FILES_DIR: z.string().default(''),
+  DOCUMENT_MAX_FILE_BYTES: count(25 * 1024 * 1024),
+  DOCUMENT_MAX_REQUEST_BYTES: count(100 * 1024 * 1024),
+  DOCUMENT_MAX_FILES: count(20),
 });
 
 export type ServerConfig = z.infer<typeof EnvironmentSchema>;

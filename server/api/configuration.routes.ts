@@ -25,7 +25,7 @@ const TenantSettingsSchema = z.object({
   EditPermissionsDisclaimerText: z.string().default(''),
   NewUserAppAccessToggleDefaultON: z.boolean().default(false),
 });
-const tenantSettings = (tenant: Tenant) => TenantSettingsSchema.parse(tenant.settings ?? {});
+export const tenantSettingsOf = (tenant: Tenant) => TenantSettingsSchema.parse(tenant.settings ?? {});
 
 /** Shown on the tenant-not-found page, where no tenant's contacts are known. */
 const platformSupport = {
@@ -86,7 +86,7 @@ export function registerConfigurationRoutes({ app, config, access }: RouteContex
       schema: { response: { 200: SystemInformationSchema } },
     },
     async (request) => {
-      const settings = tenantSettings(tenantOf(request));
+      const settings = tenantSettingsOf(tenantOf(request));
       return {
         ApplicationStatuses: [...applicationStatuses],
         MaximumLabelLimit: settings.MaximumLabelLimit,
@@ -103,7 +103,7 @@ export function registerConfigurationRoutes({ app, config, access }: RouteContex
     },
     async (request) => {
       const { ShowDocumentListBeforeCompletion, ShowEVSummaryResult, MaximumLabelLimit: _m, AcceptedDocumentUploadExtensions: _e, ...userManagement } =
-        tenantSettings(tenantOf(request));
+        tenantSettingsOf(tenantOf(request));
       return {
         UISystemConfiguration: { ShowDocumentListBeforeCompletion, ShowEVSummaryResult },
         UserManagementConfiguration: userManagement,

@@ -12,6 +12,7 @@ import {
   userVisibility,
 } from './schema.ts';
 import { sqlRunner } from './sql-runner.ts';
+import { backfillDetails, detailTables, emptyDetailLines, generateDetail, loadDetailLines } from './application-detail-seed.ts';
 
 /**
  * Realistic, deterministic applications for a tenant (AM §3), from @faker-js/faker with a fixed
@@ -353,7 +354,14 @@ export interface SeedApplicationsResult {
   added: number;
   generateMs: number;
   loadMs: number;
+  /** Generating and loading the applications' detail records (application-detail-seed.ts). */
+  detailMs: number;
   indexMs: number;
+}
+
+async function staffNamesOf(db: Database, tenantId: string) {
+  const staff = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.tenantId, tenantId)).orderBy(asc(users.email));
+  return staff.map((user) => `${user.firstName} ${user.lastName}`.trim());
 }
 
 const bulkThreshold = 50_000;
@@ -367,9 +375,16 @@ const bulkThreshold = 50_000;
  */
 export async function seedApplications(db: Database, options: SeedApplicationsOptions): Promise<SeedApplicationsResult> {
   const { tenantId, total, seed = 42, onProgress } = options;
-  const result: SeedApplicationsResult = { added: 0, generateMs: 0, loadMs: 0, indexMs: 0 };
+  const result: SeedApplicationsResult = { added: 0, generateMs: 0, loadMs: 0, detailMs: 0, indexMs: 0 };
   const [existing] = await db.select({ n: count() }).from(applications).where(eq(applications.tenantId, tenantId));
   const from = existing?.n ?? 0;
+  const staffNames = await staffNamesOf(db, tenantId);
+  // Applications seeded before the detail tables existed get their records first.
+  if (from > 0) {
+    const started = performance.now();
+    await backfillDetails(db, tenantId, staffNames, seedAnchor.getTime());
+    result.detailMs += performance.now() - started;
+  }
   if (from >= total) return result;
   const context = await ensureApplicationCatalogue(db, tenantId, seed);
   const runner = sqlRunner(db);
@@ -379,13 +394,13 @@ export async function seedApplications(db: Database, options: SeedApplicationsOp
   if (bulk) {
     const rows = await runner.textRows(
       `select 'drop index ' || quote_ident(indexname), indexdef from pg_indexes
-         where schemaname = current_schema() and tablename in ('applications', 'application_search')
-           and indexname not in (select conname from pg_constraint where conrelid in ('applications'::regclass, 'application_search'::regclass))
+         where schemaname = current_schema() and tablename = any($1::text[])
+           and indexname not in (select conname from pg_constraint where conrelid = any($1::regclass[]))
        union all
-       select 'alter table applications drop constraint ' || quote_ident(conname),
-              'alter table applications add constraint ' || quote_ident(conname) || ' ' || pg_get_constraintdef(oid)
-         from pg_constraint where conrelid = 'applications'::regclass and contype = 'f'`,
-      [],
+       select 'alter table ' || conrelid::regclass::text || ' drop constraint ' || quote_ident(conname),
+              'alter table ' || conrelid::regclass::text || ' add constraint ' || quote_ident(conname) || ' ' || pg_get_constraintdef(oid)
+         from pg_constraint where conrelid = any($1::regclass[]) and contype = 'f'`,
+      [`{${['applications', 'application_search', 'application_activity', ...detailTables].join(',')}}`],
     );
     for (const [drop] of rows) if (drop) await db.execute(sql.raw(drop));
     restore = rows.flatMap(([, create]) => (create ? [create] : []));
@@ -400,6 +415,7 @@ export async function seedApplications(db: Database, options: SeedApplicationsOp
     const flush = async () => {
       if (rows.length === 0) return;
       const started = performance.now();
+      const [maxBefore] = await runner.textRows('select coalesce(max(id), 0)::text from applications', []);
       if (runner.kind === 'pglite') {
         const text = rows.map((row) => seedColumns.map((column) => copyField(row[column])).join('\t')).join('\n');
         await copyIntoApplications(db, text);
@@ -407,6 +423,35 @@ export async function seedApplications(db: Database, options: SeedApplicationsOp
         await insertByUnnest(db, rows);
       }
       result.loadMs += performance.now() - started;
+      const detailStarted = performance.now();
+      // The rows' ids, by guid: one walk of the primary key from where the table ended.
+      const ids = new Map((await runner.textRows('select guid::text, id::text from applications where id > $1', [maxBefore?.[0] ?? '0'])).map(([guid, id]) => [guid, Number(id)]));
+      const lines = emptyDetailLines();
+      for (const row of rows) {
+        const id = ids.get(String(row.guid));
+        if (id === undefined) continue;
+        generateDetail(
+          {
+            id,
+            tenantId,
+            guid: String(row.guid),
+            status: String(row.status),
+            clientName: String(row.client_name),
+            primaryEmail: String(row.primary_email),
+            applicationType: String(row.application_type),
+            adviserName: String(row.adviser_name),
+            dateCreated: Date.parse(String(row.date_created)),
+            dateCompleted: row.date_completed === null ? null : Date.parse(String(row.date_completed)),
+            documentCount: Number(row.document_count),
+            userUploadCount: Number(row.user_upload_count),
+          },
+          staffNames,
+          lines,
+          seedAnchor.getTime(),
+        );
+      }
+      await loadDetailLines(db, lines);
+      result.detailMs += performance.now() - detailStarted;
       result.added += rows.length;
       onProgress?.(from + result.added, total);
       rows = [];
@@ -429,7 +474,7 @@ export async function seedApplications(db: Database, options: SeedApplicationsOp
     result.indexMs = performance.now() - started;
   }
   // Index-only scans need the visibility map, and the planner needs statistics.
-  await db.execute(sql.raw('vacuum (analyze) applications, application_search'));
+  await db.execute(sql.raw(`vacuum (analyze) applications, application_search, application_activity, ${detailTables.join(', ')}`));
   return result;
 }
 

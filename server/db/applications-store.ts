@@ -78,7 +78,7 @@ export function toSql(text: string, params: readonly SqlParam[]): SQL {
 }
 
 /** "The actor can see this row" as a condition over `applications`. */
-function visibleTo(actor: Actor): SQL {
+export function visibleTo(actor: Actor): SQL {
   const scopes = visibleScopes(actor);
   if (scopes.length === 0) return sql`false`;
   const parts = scopes.map((scope) => {

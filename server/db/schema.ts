@@ -365,3 +365,162 @@ export const detailRowSettings = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.rowName] })],
 );
+
+/* ----------------------------------------------------------------------------------------------
+ * The application detail (AM §3 "Application (detail)" and its related entities). Every table is
+ * read by application id through its own index, so the detail is one statement of index lookups
+ * (application-detail-store.ts). The tenant is the application's: rows are reached only through it.
+ * ---------------------------------------------------------------------------------------------- */
+
+/**
+ * The individuals of an application (position 0 is the primary applicant). The applicant's
+ * approval (AM §3 Applicant approval) and TFN (AM §3 Tax) are one per individual, so they are
+ * columns here rather than tables of their own: the detail reads one row per person for three cards.
+ */
+export const applicationApplicants = pgTable(
+  'application_applicants',
+  {
+    /** IndividualId, and the EntityGuid of the person's requirements. */
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    position: integer('position').notNull().default(0),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    email: text('email').notNull().default(''),
+    dateOfBirth: text('date_of_birth').notNull().default(''),
+    address: text('address').notNull().default(''),
+    /** Tax file number; '' when not provided. Sent only to callers with app.taxdetails.viewsensitive. */
+    tfn: text('tfn').notNull().default(''),
+    /** Approved, Declined or anything else (pending); '' before the applicant has been asked. */
+    approvalStatus: text('approval_status').notNull().default(''),
+    isMfaLocked: boolean('is_mfa_locked').notNull().default(false),
+    approvalUpdatedAt: timestamp('approval_updated_at', { withTimezone: true }),
+    sendEmail: boolean('send_email').notNull().default(true),
+  },
+  (t) => [index('application_applicants_application').on(t.applicationId, t.position)],
+);
+
+/** AM §3 Requirement: an identification requirement of one individual (EntityGuid). */
+export const applicationRequirements = pgTable(
+  'application_requirements',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    entityGuid: uuid('entity_guid').notNull(),
+    name: text('name').notNull(),
+    /** 0 means success. */
+    result: integer('result').notNull(),
+    resultText: text('result_text').notNull().default(''),
+    /** HTML, sanitised by the portal before display. */
+    actionRequired: text('action_required').notNull().default(''),
+    eligibleForReverification: boolean('eligible_for_reverification').notNull().default(false),
+    eligibleForNewVerification: boolean('eligible_for_new_verification').notNull().default(false),
+    eligibleForSanctionsVerification: boolean('eligible_for_sanctions_verification').notNull().default(false),
+  },
+  (t) => [index('application_requirements_application').on(t.applicationId, t.id)],
+);
+
+/** AM §3 Additional document: what is still outstanding (the Outstanding documents card). */
+export const applicationOutstandingDocuments = pgTable(
+  'application_outstanding_documents',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    name: text('name').notNull(),
+    actionRequired: text('action_required').notNull().default(''),
+  },
+  (t) => [index('application_outstanding_documents_application').on(t.applicationId, t.id)],
+);
+
+/** AM §3 Exception: a business rule the application broke (shown with exceptions.view). */
+export const applicationViolations = pgTable(
+  'application_violations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    name: text('name').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('application_violations_application').on(t.applicationId, t.occurredAt)],
+);
+
+/** AM §3 VPN summary: the addresses the applicants used, with the IP lookup's ISP and VPN verdict. */
+export const applicationIps = pgTable(
+  'application_ips',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    applicantName: text('applicant_name').notNull(),
+    ip: text('ip').notNull(),
+    ispName: text('isp_name').notNull().default(''),
+    isVpn: boolean('is_vpn').notNull().default(false),
+    eventAt: timestamp('event_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('application_ips_application').on(t.applicationId, t.eventAt)],
+);
+
+/**
+ * AM §3 Document: metadata; the bytes are in file storage (server/storage) under `storageKey`.
+ * Seeded documents share a few sample files, so several rows may name one key.
+ */
+export const applicationDocuments = pgTable(
+  'application_documents',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    /** LabDocsId: the public id a download names (with the application guid). */
+    publicId: uuid('public_id').notNull().defaultRandom(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    /** ArtifactFriendlyName: 'User upload' for uploads, the form's artifact name otherwise. */
+    friendlyName: text('friendly_name').notNull(),
+    originalFileName: text('original_file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    uploadedBy: uuid('uploaded_by'),
+  },
+  (t) => [index('application_documents_application').on(t.applicationId, t.uploadedAt), uniqueIndex('application_documents_public_id').on(t.publicId)],
+);
+
+/** AM §3 Comment. */
+export const applicationComments = pgTable(
+  'application_comments',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    userId: uuid('user_id'),
+    userDisplayName: text('user_display_name').notNull(),
+    comment: text('comment').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('application_comments_application').on(t.applicationId, t.createdAt)],
+);
+
+/**
+ * Document bytes when they live in the database (docs/decisions/004): one row per chunk, so a file
+ * is written and read a chunk at a time and never held whole in memory.
+ */
+export const storedFileChunks = pgTable(
+  'stored_file_chunks',
+  {
+    key: text('key').notNull(),
+    seq: integer('seq').notNull(),
+    data: customType<{ data: Buffer }>({ dataType: () => 'bytea' })('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
+);
