@@ -6,6 +6,7 @@ import {
   ApplicationListQuerySchema,
   CancelApplicationsRequestSchema,
   CancelApplicationsResponseSchema,
+  ExportLinkResponseSchema,
   NewApplicationResponseSchema,
   NewOnBehalfRequestSchema,
   NewOnBehalfResponseSchema,
@@ -19,6 +20,8 @@ import { html, raw } from '../html.ts';
 import { listEngineFor } from '../db/applications-list.ts';
 import { listPageJson } from '../db/list-rows.ts';
 import { exportApplicationsCsv } from '../db/applications-export.ts';
+import type { ListScope } from '../db/applications-list.ts';
+import { consumeExportLink, ExportDownloadParamsSchema, exportLinkLifetimeSeconds, issueExportLink } from './export-links.ts';
 import {
   allAppsScope,
   cancelApplications,
@@ -82,42 +85,67 @@ export function registerApplicationRoutes(context: RouteContext) {
     );
 
     // Export never widens what the caller may list: app.export plus the claim of that list.
+    const exportAccess = access.requireAccess(
+      view === 'my'
+        ? { scope: applicationManager, claims: ['app.export', myAppsClaim] }
+        : { scope: applicationManager, claims: ['app.export'], anyClaim: allAppsClaims },
+    );
     app.get(
       `/api/application/export/${view}`,
-      {
-        preValidation: access.requireAccess(
-          view === 'my'
-            ? { scope: applicationManager, claims: ['app.export', myAppsClaim] }
-            : { scope: applicationManager, claims: ['app.export'], anyClaim: allAppsClaims },
-        ),
-        schema: { querystring: ApplicationListQuerySchema },
-      },
+      { preValidation: exportAccess, schema: { querystring: ApplicationListQuerySchema } },
       async (request, reply) => {
-        const { filters, sort } = listRequestOf(request.query);
         const principal = principalOf(request);
-        const columns = (await visibleColumns(db, principal.tenantId)).filter((name): name is DataColumnName => name !== 'Actions');
-        const csv = exportApplicationsCsv(db, {
-          tenantId: principal.tenantId,
-          scope: view === 'my' ? myAppsScope(principal) : allAppsScope(principal),
-          filters,
-          sort,
-          columns,
-        });
-        // The first batch is read before anything is sent: a query that fails is an error answer,
-        // not a 200 whose CSV stops short.
-        const first = await csv.next();
-        async function* rest() {
-          if (first.done) return;
-          yield first.value;
-          yield* csv;
-        }
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="export.csv"')
-          .header('cache-control', 'no-store')
-          .send(Readable.from(rest(), { highWaterMark: 2 }));
+        const scope = view === 'my' ? myAppsScope(principal) : allAppsScope(principal);
+        return sendExport(reply, principal.tenantId, scope, request.query);
       },
     );
+
+    // The same export as a link the browser downloads itself (issue 16): checked like the export
+    // now, used later by a plain GET with no token, so the page never holds the file.
+    app.post(
+      `/api/application/export/${view}/link`,
+      {
+        preValidation: exportAccess,
+        schema: { querystring: ApplicationListQuerySchema, response: { 200: ExportLinkResponseSchema } },
+      },
+      async (request) => {
+        listRequestOf(request.query);
+        const principal = principalOf(request);
+        const scope = view === 'my' ? myAppsScope(principal) : allAppsScope(principal);
+        const token = await issueExportLink(db, { tenantId: principal.tenantId, scope, query: request.query });
+        return { Url: `${requestOrigin(request)}/api/application/export/download/${token}`, ExpiresInSeconds: exportLinkLifetimeSeconds };
+      },
+    );
+  }
+
+  app.get(
+    '/api/application/export/download/:token',
+    { schema: { params: ExportDownloadParamsSchema } },
+    async (request, reply) => {
+      const link = await consumeExportLink(db, tenantOf(request).id, request.params.token);
+      if (!link) throw notFound('This download link is unknown, used or expired. Export again from the list.');
+      return sendExport(reply, link.tenantId, link.scope, link.query);
+    },
+  );
+
+  /** export.csv of the tenant's applications in `scope` with the query's filters and sort, streamed. */
+  async function sendExport(reply: FastifyReply, tenantId: string, scope: ListScope, query: RawListQuery) {
+    const { filters, sort } = listRequestOf(query);
+    const columns = (await visibleColumns(db, tenantId)).filter((name): name is DataColumnName => name !== 'Actions');
+    const csv = exportApplicationsCsv(db, { tenantId, scope, filters, sort, columns });
+    // The first batch is read before anything is sent: a query that fails is an error answer,
+    // not a 200 whose CSV stops short.
+    const first = await csv.next();
+    async function* rest() {
+      if (first.done) return;
+      yield first.value;
+      yield* csv;
+    }
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="export.csv"')
+      .header('cache-control', 'no-store')
+      .send(Readable.from(rest(), { highWaterMark: 2 }));
   }
 
   app.post(

@@ -80,36 +80,41 @@ export const columnLabels: Record<ListColumnName, string> = {
 
 /**
  * Each column's width in rem. The table lays out by these alone (table-layout: fixed), not by the
- * rows on screen, so a new page never moves a column; longer values end in an ellipsis.
+ * rows on screen, so a new page never moves a column; a longer value wraps to a second line, then
+ * ends in an ellipsis. The default columns (ID to Account Name and the row menu, 60 rem) fit the
+ * content area of a 1280 px window beside the tick boxes; wider windows spread the extra room.
  */
 export const columnWidthsRem: Record<ListColumnName, number> = {
-  ID: 5.5,
-  Email: 15,
-  ClientName: 11,
-  CreatedDate: 8,
-  Owner: 10,
-  PercentageComplete: 7.5,
-  DocsRequired: 8.5,
-  Status: 11.5,
-  Label: 8,
-  SystemLabel: 7,
-  Actions: 3.5,
-  ExternalId: 8,
-  DateCompleted: 8.5,
-  Assignee: 10,
-  LastDocumentUploadDate: 8.5,
-  DocumentCount: 8,
-  Language: 7,
-  PromoCode: 8,
-  SigningMode: 8.5,
-  AccountNumber: 9.5,
-  ApplicationType: 10,
-  UserUploadCount: 8,
-  SubBrandName: 9.5,
-  Products: 14,
-  AccountName: 13,
-  InvestmentAmount: 10.5,
-}
+  ID: 3.75,
+  Email: 7,
+  ClientName: 6,
+  CreatedDate: 5,
+  Owner: 5,
+  PercentageComplete: 5,
+  DocsRequired: 5.5,
+  Status: 6.25,
+  Label: 4.25,
+  SystemLabel: 4,
+  Actions: 3,
+  ExternalId: 5.5,
+  DateCompleted: 5.5,
+  Assignee: 5,
+  LastDocumentUploadDate: 5.5,
+  DocumentCount: 5,
+  Language: 5,
+  PromoCode: 5,
+  SigningMode: 5.5,
+  AccountNumber: 6,
+  ApplicationType: 6.5,
+  UserUploadCount: 5,
+  SubBrandName: 6,
+  Products: 9,
+  AccountName: 5.75,
+  InvestmentAmount: 6.5,
+};
+
+/** Columns up to this total fit the content area at 1280 px; more make the table scroll sideways in its own box. */
+export const fittingWidthRem = 60.5;
 
 /** What one cell shows: the view renders each kind (a status badge, a products tooltip, the row menu). */
 export type ListCell =

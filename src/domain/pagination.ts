@@ -39,8 +39,13 @@ export function pageRange(pageNo: number, rowsPerPage: number, total: number): {
   return { first, last: Math.min(pageNo * rowsPerPage, total) };
 }
 
-/** AM §2/§9: the range reads 'x - y of total'. */
+/** A page after the last one of a list that has rows (an edited address, or rows removed since). */
+export const isPastTheEnd = (pageNo: number, maxPage: number, total: number | undefined): boolean =>
+  total !== undefined && total > 0 && maxPage >= 1 && pageNo > maxPage;
+
+/** AM §2/§9: the range reads 'x - y of total'; a page past the end says so instead of '0 - 0'. */
 export function rangeText(pageNo: number, rowsPerPage: number, total: number): string {
   const { first, last } = pageRange(pageNo, rowsPerPage, total);
+  if (first === 0 && total > 0) return `Past the end · ${formatCount(total)} in all`;
   return `${formatCount(first)} - ${formatCount(last)} of ${formatCount(total)}`;
 }

@@ -102,6 +102,14 @@ export type CancelApplicationsResponse = z.infer<typeof CancelApplicationsRespon
 export const NewApplicationResponseSchema = z.object({ Result: z.string(), Message: z.string(), Url: z.string() });
 export type NewApplicationResponse = z.infer<typeof NewApplicationResponseSchema>;
 
+/**
+ * POST /api/application/export/{my|all}/link with the list's query: a download link for export.csv
+ * with those filters and sort, for the browser to fetch itself (no bearer token needed: the link is
+ * the credential). It works once, for a minute, on the tenant's own host.
+ */
+export const ExportLinkResponseSchema = z.object({ Url: z.string(), ExpiresInSeconds: z.number() });
+export type ExportLinkResponse = z.infer<typeof ExportLinkResponseSchema>;
+
 /** POST /api/application/newonbehalf: the chosen owner (AM §3 Owner PublicId and GlobalUserId). */
 export const NewOnBehalfRequestSchema = z.object({
   GlobalUserId: z.uuid('GlobalUserId: must be the owner GlobalUserId'),

@@ -1,10 +1,10 @@
 import { listQueryToApiParams, listQueryToParams, type ApplicationListQuery } from '../domain/application-query.ts';
-import { fileNameFromDisposition } from '../domain/content-disposition.ts';
 import { storedListView, viewPreferenceStorageKey, type ListScope, type ListView } from '../domain/list-view.ts';
 import { VisibleColumnsSchema } from '../schemas/admin.schema.ts';
 import {
   ApplicationListResponseSchema,
   CancelApplicationsResponseSchema,
+  ExportLinkResponseSchema,
   NewApplicationResponseSchema,
   NewOnBehalfResponseSchema,
   type ApplicationListResponse,
@@ -13,7 +13,7 @@ import {
   type NewOnBehalfRequest,
   type NewOnBehalfResponse,
 } from '../schemas/applications.schema.ts';
-import { getFile, getJson, postJson } from './http.ts';
+import { getJson, postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
@@ -45,36 +45,32 @@ export function newApplicationOnBehalf(request: NewOnBehalfRequest): Promise<New
   return postJson(api('/application/newonbehalf'), request, NewOnBehalfResponseSchema);
 }
 
-const downloadTimeoutMs = 120_000;
-
 /**
- * GET `url` with the session's token and save the answer as the file content-disposition names (AM §7).
- * Also used by the application detail's document downloads.
+ * Hands a same-origin download to the browser: a temporary anchor with `download`. The server
+ * answers it with content-disposition attachment, so the browser streams the file to disk with its
+ * own progress, and the page stays where it is.
  */
-export async function download(url: string, fallbackName: string, accept = 'text/csv, */*'): Promise<void> {
-  const { blob, contentDisposition } = await getFile(url, { timeoutMs: downloadTimeoutMs, accept });
-  saveFile(blob, fileNameFromDisposition(contentDisposition, fallbackName));
-}
-
-/** Hands a blob to the browser as a download: an object URL on a temporary anchor with `download`. */
-function saveFile(blob: Blob, fileName: string): void {
-  const href = URL.createObjectURL(blob);
+function startDownload(url: string, fileName: string): void {
   const anchor = document.createElement('a');
-  anchor.href = href;
+  anchor.href = url;
   anchor.download = fileName;
   anchor.style.display = 'none';
   document.body.append(anchor);
   anchor.click();
   anchor.remove();
-  // The click has started the download; the URL can go once the browser has read it.
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
-/** GET /application/export/my or /all with the list's filters and sort: downloads export.csv (AM §7). */
-export function exportApplications(scope: ListScope, query: ApplicationListQuery): Promise<void> {
+/**
+ * Export All to CSV (AM §7 /application/export/my or /all with the list's filters and sort). The
+ * page asks the server for a one-time download link for that export (POST .../link, with the
+ * session's token) and the browser downloads export.csv from it: the file never passes through the
+ * page, whatever its size. Resolves once the download has been handed to the browser.
+ */
+export async function exportApplications(scope: ListScope, query: ApplicationListQuery): Promise<void> {
   const params = listQueryToParams(query).toString();
-  const url = `${api(scope === 'all' ? '/application/export/all' : '/application/export/my')}${params ? `?${params}` : ''}`;
-  return download(url, 'export.csv');
+  const path = scope === 'all' ? '/application/export/all/link' : '/application/export/my/link';
+  const link = await postJson(`${api(path)}${params ? `?${params}` : ''}`, {}, ExportLinkResponseSchema);
+  startDownload(link.Url, 'export.csv');
 }
 
 /** AM §2: the list or email view preference, kept in local storage under viewPreference. */

@@ -36,6 +36,7 @@ describe("the range 'x - y of total'", () => {
 
   it('is 0 - 0 when the page holds no rows', () => {
     expect(pageRange(1, 20, 0)).toEqual({ first: 0, last: 0 });
-    expect(rangeText(9, 20, 40)).toBe('0 - 0 of 40');
+    expect(rangeText(9, 20, 40)).toBe('Past the end · 40 in all');
+    expect(rangeText(1, 20, 0)).toBe('0 - 0 of 0');
   });
 });

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { defaultListQuery, parseListQuery } from '../../domain/application-query.ts';
 import { listAddressParams, listHref, listTitle, parseListView, type ListScope } from '../../domain/list-view.ts';
+import { homePath } from '../../domain/permissions.ts';
 import { ApplicationListContext } from '../../machines/application-list.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { useDocumentTitle } from '../shell/use-document-title.ts';
@@ -19,8 +20,20 @@ import styles from './application-list.module.css';
 const FiltersModal = lazy(() => import('./filters-modal.tsx').then((module) => ({ default: module.FiltersModal })));
 const EmailView = lazy(() => import('./email-view.tsx').then((module) => ({ default: module.EmailView })));
 
-/** AM §2 /list and /list/{pageNo}/{rowsPerPage}: My Apps. */
+/**
+ * AM §2 /list and /list/{pageNo}/{rowsPerPage}: My Apps. Someone who may see All Apps but not My
+ * Apps goes where the root would send them (homePath), with the same page and search, rather than
+ * to a list whose every load is refused.
+ */
 export function MyApplicationsListPage() {
+  const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
+  const { pageNo, rowsPerPage } = useParams();
+  const { search } = useLocation();
+  const home = homePath(claims);
+  if (home !== '/list') {
+    const path = [home, pageNo, rowsPerPage].filter((part) => part !== undefined).join('/');
+    return <Navigate to={`${path}${search}`} replace />;
+  }
   return <ApplicationListPage scope="my" />;
 }
 
@@ -92,7 +105,8 @@ function WindowWidth() {
   return null;
 }
 
-function ApplicationList() {
+/** The list page inside its machine context: exported for the view path tests. */
+export function ApplicationList() {
   const headingId = useId();
   const total = useList((snapshot) => snapshot.context.totalRows);
   const view = useEffectiveView();

@@ -12,6 +12,10 @@ import { useList, useListPermissions, useListSend } from './list-hooks.ts';
 import { ListFailure } from './results-table.tsx';
 import styles from './application-list.module.css';
 
+/** What names an application: its account, else its client, else its number (a new one has neither yet). */
+const summaryTitle = (row: ApplicationListRow): string =>
+  row.AccountName.trim() || row.ClientName.trim() || `Application ${row.ApplicationID}`;
+
 /** AM §2 the email view: the rows on the left, the chosen row's summary on the right (1200 px and wider). */
 export function EmailView() {
   const send = useListSend();
@@ -44,14 +48,14 @@ export function EmailView() {
         }
       >
         {(row) => (
-          <ListBoxItem id={row.ApplicationGuid} textValue={`${row.AccountName} ${row.ApplicationID}`} className={styles.masterItem}>
+          <ListBoxItem id={row.ApplicationGuid} textValue={`${summaryTitle(row)} ${row.ApplicationID}`} className={styles.masterItem}>
             <span className={styles.masterLine}>
-              <strong>{row.AccountName || row.ClientName}</strong>
+              <strong>{summaryTitle(row)}</strong>
               <span className={styles.masterMeta}>{formatListDate(row.DateCreatedTimestamp, loadedAt)}</span>
             </span>
             <span className={styles.masterLine}>
               <span className={styles.masterMeta}>
-                {row.ApplicationID} · {row.PrimaryEmail}
+                {[String(row.ApplicationID), row.PrimaryEmail].filter(Boolean).join(' · ')}
               </span>
               <StatusBadge status={row.Status} style={statusStyle(row.Status)} />
             </span>
@@ -79,7 +83,7 @@ function ApplicationSummary({ row }: { row: ApplicationListRow }) {
 
   return (
     <>
-      <h2>{row.AccountName || row.ClientName}</h2>
+      <h2>{summaryTitle(row)}</h2>
       <p className={styles.muted}>Application {row.ApplicationID}</p>
       <div className={styles.detailActions}>
         <Link to={href} className={styles.linkLike}>

@@ -74,6 +74,11 @@ export function CellContent({ cell, menu }: { cell: ListCell; menu: RowMenuProps
     case 'number':
       return <span className={styles.number}>{cell.text}</span>;
     case 'text':
-      return <>{cell.text}</>;
+      // Two lines, then an ellipsis: the whole value on hover (title), and on focus (CSS).
+      return (
+        <span className={styles.clamp} title={cell.text || undefined}>
+          {cell.text}
+        </span>
+      );
   }
 }

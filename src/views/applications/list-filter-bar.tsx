@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { filterSummary, modalFilters } from '../../domain/list-filter-summary.ts';
 import { moreLabel } from '../../domain/list-format.ts';
 import { CloseIcon, FilterIcon } from '../ui/action-icons.tsx';
@@ -15,15 +15,26 @@ export function ListFilterBar() {
   const activeFilters = useList((snapshot) =>
     modalFilters.reduce((count, { key }) => count + (snapshot.context.query[key].length > 0 ? 1 : 0), 0),
   );
+  const bar = useRef<HTMLDivElement>(null);
+  // A search (Enter, the Search button, the clear button) keeps the keyboard in the search box,
+  // also once the new address has rebuilt the form around it.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    focusSearchField(bar.current);
+  }, [q]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = new FormData(event.currentTarget).get('q');
+    refocus.current = true;
+    focusSearchField(bar.current);
     send({ type: 'search.submit', text: typeof text === 'string' ? text : '' });
   };
 
   return (
-    <div className={styles.bar}>
+    <div className={styles.bar} ref={bar}>
       {/* Keyed by the address's q: back/forward puts the searched text back in the box. */}
       <form role="search" className={styles.search} onSubmit={submit} key={q}>
         <SearchField
@@ -31,7 +42,10 @@ export function ListFilterBar() {
           aria-label="Search applications"
           placeholder="Search by ID, name, e-mail, external ID..."
           defaultValue={q}
-          onClear={() => send({ type: 'search.submit', text: '' })}
+          onClear={() => {
+            refocus.current = true;
+            send({ type: 'search.submit', text: '' });
+          }}
         />
         <Button type="submit">Search</Button>
       </form>
@@ -49,20 +63,43 @@ export function ListFilterBar() {
   );
 }
 
-/** AM §2 'Results filtered:': one removable item per filter in use, '+N' for more values, and Clear. */
+/** The list's search box, found from any element of the list page. */
+function focusSearchField(from: Element | null) {
+  from?.closest('section')?.querySelector<HTMLInputElement>('form[role="search"] input')?.focus();
+}
+
+/**
+ * AM §2 'Results filtered:': one removable item per filter in use, '+N' for more values, and Clear.
+ * Removing an item moves the keyboard to the item now in its place (or the one before), and to the
+ * search box once none is left.
+ */
 export function FilterSummary() {
   const send = useListSend();
   const query = useList((snapshot) => snapshot.context.query);
   const options = useList((snapshot) => snapshot.context.filterOptions);
   const items = filterSummary(query, options);
-  // The line stays (empty) without filters, so the first search or filter does not push the results down.
-  if (items.length === 0) return <div className={styles.summary} />;
+  const anchor = useRef<HTMLSpanElement>(null);
+  const removed = useRef<number | undefined>(undefined);
+  const itemKeys = items.map((item) => item.key).join(' ');
+  useEffect(() => {
+    const index = removed.current;
+    if (index === undefined) return;
+    removed.current = undefined;
+    const buttons = anchor.current?.parentElement?.querySelectorAll<HTMLButtonElement>('[data-chip-remove]') ?? [];
+    const next = buttons[Math.min(index, buttons.length - 1)];
+    if (next) next.focus();
+    else focusSearchField(anchor.current);
+  }, [itemKeys]);
+
+  // Without filters the line takes no room (a search or filter adds it at the person's own request).
+  if (items.length === 0) return <span ref={anchor} hidden />;
 
   return (
     <section className={styles.summary} aria-label="Filters in use">
+      <span ref={anchor} hidden />
       <span>Results filtered:</span>
       <ul className={styles.summaryItems}>
-        {items.map((item) => (
+        {items.map((item, index) => (
           <li key={item.key} className={styles.chip}>
             <span className={styles.chipText}>
               <strong>{item.label}:</strong> {item.first}
@@ -79,14 +116,21 @@ export function FilterSummary() {
               variant="icon"
               className={styles.chipRemove}
               aria-label={`Remove ${item.label} filter`}
-              onPress={() => send({ type: 'filter.remove', key: item.key })}
+              data-chip-remove
+              onPress={() => {
+                removed.current = index;
+                send({ type: 'filter.remove', key: item.key });
+              }}
             >
               <CloseIcon />
             </Button>
           </li>
         ))}
       </ul>
-      <Button variant="quiet" className={styles.linkButton} onPress={() => send({ type: 'filters.clearAll' })}>
+      <Button variant="quiet" className={styles.linkButton} onPress={() => {
+          removed.current = 0;
+          send({ type: 'filters.clearAll' });
+        }}>
         Clear
       </Button>
     </section>

@@ -1,13 +1,16 @@
-import { createContext, memo, useContext, useMemo, type CSSProperties, type ReactNode } from 'react';
+import { createContext, memo, useContext, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { Key, Selection, SortDescriptor } from 'react-aria-components';
+import { Link } from 'react-router-dom';
 import { sortableColumns } from '../../domain/list-columns.ts';
+import { isPastTheEnd } from '../../domain/pagination.ts';
 import { statusStyle } from '../../domain/application-status.ts';
-import { columnLabels, columnWidthsRem, listCell } from '../../domain/list-format.ts';
+import { columnLabels, columnWidthsRem, fittingWidthRem, formatCount, listCell } from '../../domain/list-format.ts';
 import {
   applicationDetailHref,
   fallbackColumnNames,
   isPhoneWidth,
   listColumnsToShow,
+  listHref,
 } from '../../domain/list-view.ts';
 import type { ListColumnName } from '../../domain/list-columns.ts';
 import type { ApplicationListRow } from '../../schemas/applications.schema.ts';
@@ -41,18 +44,51 @@ function useColumns(): ColumnItem[] {
 
 /**
  * The table lays its columns out by their set widths (columnWidthsRem), never by the rows, and
- * spreads any extra room over them; when the room is short it scrolls sideways.
+ * spreads any extra room over them; when the room is short it scrolls sideways. The default
+ * columns fit the content area of a 1280 px window (long values wrap to two lines, then end in an
+ * ellipsis, the full value in the cell's title); more columns than that make the table `wide`: it
+ * scrolls inside a box no taller than the window, so its scrollbar is in view.
  */
 function columnLayout(columns: readonly ColumnItem[], selectable: boolean) {
   const total = columns.reduce((sum, column) => sum + columnWidthsRem[column.id], 0);
   return {
-    table: { minWidth: `calc(${total}rem${selectable ? ' + 44px' : ''})` } satisfies CSSProperties,
+    table: { minWidth: `calc(${total}rem${selectable ? ' + 40px' : ''})` } satisfies CSSProperties,
     column: (id: ListColumnName): CSSProperties => ({ width: `${columnWidthsRem[id]}rem` }),
+    wide: total > fittingWidthRem,
   };
 }
 
-/** A click on selected text is someone copying, not opening (AM §4). */
-const isSelectingText = (): boolean => (window.getSelection()?.toString() ?? '') !== '';
+/**
+ * A click on text selected in that row is someone copying, not opening (AM §4). Text selected
+ * elsewhere (a heading, another row) does not count: the click clears it and opens the row.
+ */
+function isSelectingTextIn(row: Element | null): boolean {
+  const selection = window.getSelection();
+  if (!row || !selection || selection.isCollapsed || selection.toString() === '') return false;
+  return selection.containsNode(row, true);
+}
+
+/** The row element of a key (react-aria marks each row with its key). */
+const rowElement = (container: HTMLElement | null, key: Key): Element | null =>
+  container?.querySelector(`[role="row"][data-key="${String(key)}"]`) ?? null;
+
+/**
+ * Enter opens the focused row whatever is ticked (react-aria's toggle selection turns Enter into a
+ * tick once any row is ticked). Only on a row or one of its cells: Enter on the row menu or a
+ * checkbox keeps its own meaning. Runs in the capture phase, before react-aria.
+ */
+function openOnEnter(event: KeyboardEvent<HTMLElement>, open: (key: string) => void) {
+  if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.target;
+  if (!(target instanceof HTMLElement)) return;
+  const row = target.closest<HTMLElement>('tbody > [role="row"]');
+  if (!row || (target !== row && target.parentElement !== row)) return;
+  const key = row.dataset.key;
+  if (key === undefined) return;
+  event.preventDefault();
+  event.stopPropagation();
+  open(key);
+}
 
 /**
  * The results keep the height of a full page (as many rows as the skeleton shows, up to 20), so a
@@ -99,6 +135,7 @@ export const ResultsTable = memo(function ResultsTable() {
   );
 
   const layout = useMemo(() => columnLayout(columns, permissions.cancel), [columns, permissions.cancel]);
+  const frame = useRef<HTMLDivElement>(null);
   if (!columnsKnown || firstLoad) {
     return (
       <SkeletonTable columns={columns} rows={Math.min(rowsPerPage, 20)} selectable={permissions.cancel} />
@@ -124,15 +161,19 @@ export const ResultsTable = memo(function ResultsTable() {
       guids: chosen.flatMap((row) => (row ? [row.ApplicationGuid] : [])),
     });
   };
-  const openRow = (key: Key) => {
+  const open = (key: Key) => {
     const row = rowAt(key);
-    if (row && !isSelectingText()) navigate(applicationDetailHref(row.ApplicationID, scope));
+    if (row) navigate(applicationDetailHref(row.ApplicationID, scope));
   };
+  const openRow = (key: Key) => {
+    if (!isSelectingTextIn(rowElement(frame.current, key))) open(key);
+  };
+  const onKeyDownCapture = (event: KeyboardEvent<HTMLElement>) => openOnEnter(event, (key) => open(Number(key)));
 
   return (
-    <ResultsFrame rowsPerPage={rowsPerPage}>
+    <ResultsFrame rowsPerPage={rowsPerPage} frameRef={frame} onKeyDownCapture={onKeyDownCapture}>
       <CellSettingsProvider>
-        <TableContainer>
+        <TableContainer className={layout.wide ? styles.wideContainer : undefined}>
           <Table
             aria-label="Applications"
             className={styles.fixedTable}
@@ -151,6 +192,7 @@ export const ResultsTable = memo(function ResultsTable() {
                   id={column.id}
                   isRowHeader={column.isRowHeader}
                   allowsSorting={column.id !== 'Actions'}
+                  className={column.id === 'Actions' ? styles.stickyEnd : undefined}
                   style={layout.column(column.id)}
                 >
                   {column.id === 'Actions' ? (
@@ -174,10 +216,32 @@ export const ResultsTable = memo(function ResultsTable() {
  * Dims what is shown while the next page loads; its children (the Table) do not re-render for it.
  * Keeps keyboard focus off the hidden rows of a short page.
  */
-function ResultsFrame({ rowsPerPage, children }: { rowsPerPage: number; children: ReactNode }) {
+function ResultsFrame({
+  rowsPerPage,
+  frameRef,
+  onKeyDownCapture,
+  children,
+}: {
+  rowsPerPage: number;
+  frameRef: RefObject<HTMLDivElement | null>;
+  onKeyDownCapture: (event: KeyboardEvent<HTMLElement>) => void;
+  children: ReactNode;
+}) {
   const loading = useList((snapshot) => snapshot.hasTag('loading'));
+  // A page that came back empty shows its message near the top: the full page's height is kept
+  // only while rows are shown or coming (AM §9 no layout shift while results load).
+  const empty = useList((snapshot) => snapshot.context.rows.length === 0 && !snapshot.hasTag('loading'));
   return (
-    <div className={styles.results} aria-busy={loading} style={resultsHeight(rowsPerPage)} onKeyDownCapture={keepFocusOnShownRows}>
+    <div
+      ref={frameRef}
+      className={styles.results}
+      aria-busy={loading}
+      style={empty ? undefined : resultsHeight(rowsPerPage)}
+      onKeyDownCapture={(event) => {
+        onKeyDownCapture(event);
+        if (!event.isPropagationStopped()) keepFocusOnShownRows(event);
+      }}
+    >
       {children}
     </div>
   );
@@ -250,7 +314,7 @@ function ResultsBody({ columns }: { columns: ColumnItem[] }) {
       {({ id }) => (
         <Row id={id} className={styles.slotRow} columns={columns} dependencies={[columns]}>
           {(column) => (
-            <Cell>
+            <Cell className={column.id === 'Actions' ? styles.stickyEnd : undefined}>
               <SlotCell slot={id} column={column.id} isRowHeader={column.isRowHeader} />
             </Cell>
           )}
@@ -309,9 +373,32 @@ function EmptyResults() {
   const failed = useList((snapshot) => snapshot.matches({ list: 'failed' }));
   return (
     <>
-      <div role="status">{empty && !failed && <p className={styles.emptyState}>No Results.</p>}</div>
+      <div role="status">
+        {empty && !failed && (
+          <div className={styles.emptyState}>
+            <p>No Results.</p>
+            <PastTheEnd />
+          </div>
+        )}
+      </div>
       {empty && failed && <ListFailure />}
     </>
+  );
+}
+
+/** A page past the end of the list (rows were removed, or an edited address): the way to the last one. */
+function PastTheEnd() {
+  const query = useList((snapshot) => snapshot.context.query);
+  const scope = useList((snapshot) => snapshot.context.scope);
+  const view = useList((snapshot) => snapshot.context.viewPreference);
+  const maxPage = useList((snapshot) => snapshot.context.maxPage);
+  const total = useList((snapshot) => snapshot.context.totalRows);
+  if (!isPastTheEnd(query.pageNo, maxPage, total)) return null;
+  return (
+    <p>
+      Page {formatCount(query.pageNo)} is past the end of the list.{' '}
+      <Link to={listHref(scope, { ...query, pageNo: maxPage }, view)}>Go to the last page ({formatCount(maxPage)})</Link>
+    </p>
   );
 }
 
