@@ -1,28 +1,26 @@
 import { createActorContext } from '@xstate/react';
-import { assign, fromPromise, raise, setup, stopChild, type ActorRefFrom } from 'xstate';
-import { commentProblem, defaultDetailSettings, newestFirst, type DetailSettings } from '../domain/application-detail.ts';
+import { assign, enqueueActions, fromPromise, setup, stopChild, type ActorRefFrom, type DoneActorEvent } from 'xstate';
+import { defaultDetailSettings, newestFirst, type DetailSettings } from '../domain/application-detail.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type {
   ActivityItem,
-  ApplicationComment,
   ApplicationDetail,
   ApplicationIp,
   DocumentQuery,
   ReloadResponse,
 } from '../schemas/application-detail.schema.ts';
 import {
-  addComment,
   downloadAllDocuments,
   downloadDocument,
   getActivityFeed,
   getApplication,
   getApplicationIps,
-  getComments,
   reloadApplication,
   visibleDetailRows,
 } from '../services/application-detail.service.ts';
 import { systemConfiguration } from '../services/configuration.service.ts';
 import { systemInformation } from '../services/lookups.service.ts';
+import { applicationCommentsMachine } from './application-comments.machine.ts';
 import { documentUploadMachine } from './document-upload.machine.ts';
 import { typesOf } from './machine-types.ts';
 
@@ -46,6 +44,9 @@ export interface UploadEntry {
   ref: ActorRefFrom<typeof documentUploadMachine>;
 }
 
+/** The VPN Summary card (AM §2, §8): hidden without vpnsummary.view, else loading, ready or unavailable. */
+export type VpnStatus = 'hidden' | 'loading' | 'ready' | 'unavailable';
+
 export interface ApplicationDetailContext {
   applicationId: string;
   claims: Claims;
@@ -53,16 +54,11 @@ export interface ApplicationDetailContext {
   configuration: DetailConfiguration;
   /** Newest first (AM §2 Activity feed). */
   activity: ActivityItem[];
+  activityLoading: boolean;
   activityFailed: boolean;
+  vpn: VpnStatus;
   ips: ApplicationIp[];
-  /** Newest first. */
-  comments: ApplicationComment[];
-  commentsFailed: boolean;
-  /** What is typed in the comment box. */
-  commentDraft: string;
-  /** The validation message shown: set 300 ms after typing stops, on blur and on Save (AM §5). */
-  commentMessage: string | undefined;
-  commentSaveFailed: boolean;
+  downloading: boolean;
   downloadFailed: boolean;
   /** One per file dropped or picked, newest last; each runs document-upload.machine. */
   uploads: UploadEntry[];
@@ -76,9 +72,6 @@ export type ApplicationDetailEvent =
   | { type: 'detail.refetch' }
   | { type: 'feed.reload' }
   | { type: 'vpn.reload' }
-  | { type: 'comment.change'; text: string }
-  | { type: 'comment.blur' }
-  | { type: 'comment.submit' }
   | { type: 'document.download'; labDocsId: string; fileName: string }
   | { type: 'documents.downloadAll' }
   | { type: 'documents.add'; files: File[] }
@@ -112,18 +105,27 @@ export const emptyDetailConfiguration: DetailConfiguration = {
 };
 
 /**
- * The application detail screen (AM §2, §4, §5, §7, §8). The application loads first; once it is
- * there, the activity feed, the VPN summary (vpnsummary.view) and the comments (comments.view) load
+ * The application detail screen (AM §2, §4, §7, §8). The application loads first; once it is there,
+ * the activity feed, the VPN summary (vpnsummary.view) and the comments (a child machine) load
  * alongside. Refresh asks the server to reload the application, then refetches it; child workflows
  * (uploads now, the actions of the next issue) send `detail.refetch`. Any failure to load the
  * application (404, another tenant's, not visible, network) shows the spec's not-found text.
+ *
+ * The feed, the VPN summary and downloads run as spawned actors whose progress lives in context
+ * (not parallel regions), so the states a person moves through stay few and every path is tested.
  */
 export const applicationDetailMachine = setup({
   types: typesOf<{
     context: ApplicationDetailContext;
     events: ApplicationDetailEvent;
     input: ApplicationDetailInput;
-    tags: 'busy' | 'downloading';
+    tags: 'busy';
+    children: {
+      comments: 'comments';
+      loadActivity: 'loadActivity';
+      loadIps: 'loadIps';
+      download: 'downloadDocument' | 'downloadAllDocuments';
+    };
   }>(),
   actors: {
     loadDetail: fromPromise<ApplicationDetail, { applicationId: string }>(({ input }) =>
@@ -139,26 +141,17 @@ export const applicationDetailMachine = setup({
     loadIps: fromPromise<ApplicationIp[], { applicationId: string }>(({ input }) =>
       getApplicationIps(input.applicationId),
     ),
-    loadComments: fromPromise<ApplicationComment[], { applicationId: string }>(({ input }) =>
-      getComments(input.applicationId),
-    ),
-    saveComment: fromPromise<ApplicationComment, { applicationId: string; comment: string }>(({ input }) =>
-      addComment(input.applicationId, input.comment),
-    ),
     downloadDocument: fromPromise<void, { query: DocumentQuery; fileName: string }>(({ input }) =>
       downloadDocument(input.query, input.fileName),
     ),
     downloadAllDocuments: fromPromise<void, { applicationId: string }>(({ input }) =>
       downloadAllDocuments(input.applicationId),
     ),
+    comments: applicationCommentsMachine,
     documentUpload: documentUploadMachine,
   },
   guards: {
-    canSeeVpn: ({ context }) => hasClaim(context.claims, 'vpnsummary.view'),
-    canReadComments: ({ context }) => hasClaim(context.claims, 'comments.view'),
-    canSaveComment: ({ context }) =>
-      hasClaim(context.claims, 'comment.add') && commentProblem(context.commentDraft) === undefined,
-    canDownload: ({ context }) => hasClaim(context.claims, 'document.download'),
+    canDownload: ({ context }) => hasClaim(context.claims, 'document.download') && !context.downloading,
     canUpload: ({ context }) => hasClaim(context.claims, 'document.upload'),
   },
   actions: {
@@ -166,27 +159,43 @@ export const applicationDetailMachine = setup({
     assignConfiguration: assign((_, params: { configuration: DetailConfiguration }) => ({
       configuration: params.configuration,
     })),
+    // A newer load replaces the one under way, so an older answer never overwrites a newer one.
+    startActivity: enqueueActions(({ context, enqueue }) => {
+      enqueue.stopChild('loadActivity');
+      enqueue.spawnChild('loadActivity', { id: 'loadActivity', input: { applicationId: context.applicationId } });
+      enqueue.assign({ activityLoading: true });
+    }),
     assignActivity: assign((_, params: { activity: ActivityItem[] }) => ({
       activity: newestFirst(params.activity),
+      activityLoading: false,
       activityFailed: false,
     })),
-    flagActivityFailed: assign({ activityFailed: true }),
-    assignIps: assign((_, params: { ips: ApplicationIp[] }) => ({ ips: params.ips })),
-    assignComments: assign((_, params: { comments: ApplicationComment[] }) => ({
-      comments: params.comments,
-      commentsFailed: false,
-    })),
-    flagCommentsFailed: assign({ commentsFailed: true }),
-    assignCommentDraft: assign((_, params: { text: string }) => ({ commentDraft: params.text, commentSaveFailed: false })),
-    validateComment: assign(({ context }) => ({ commentMessage: commentProblem(context.commentDraft) })),
-    addSavedComment: assign(({ context }, params: { comment: ApplicationComment }) => ({
-      comments: [params.comment, ...context.comments],
-      commentDraft: '',
-      commentMessage: undefined,
-    })),
-    flagCommentSaveFailed: assign({ commentSaveFailed: true }),
-    clearDownloadFailed: assign({ downloadFailed: false }),
-    flagDownloadFailed: assign({ downloadFailed: true }),
+    flagActivityFailed: assign({ activityLoading: false, activityFailed: true }),
+    // AM §6: the VPN Summary needs vpnsummary.view; without it the card stays hidden and nothing loads.
+    startIps: enqueueActions(({ context, enqueue }) => {
+      if (!hasClaim(context.claims, 'vpnsummary.view')) return;
+      enqueue.stopChild('loadIps');
+      enqueue.spawnChild('loadIps', { id: 'loadIps', input: { applicationId: context.applicationId } });
+      enqueue.assign({ vpn: 'loading' });
+    }),
+    assignIps: assign((_, params: { ips: ApplicationIp[] }) => ({ ips: params.ips, vpn: 'ready' as const })),
+    flagVpnUnavailable: assign({ vpn: 'unavailable' as const }),
+    startDownload: enqueueActions(({ context, enqueue }, params: { labDocsId: string; fileName: string }) => {
+      enqueue.spawnChild('downloadDocument', {
+        id: 'download',
+        input: {
+          query: { ApplicationGuid: context.detail?.ApplicationGuid ?? '', LabDocsId: params.labDocsId },
+          fileName: params.fileName,
+        },
+      });
+      enqueue.assign({ downloading: true, downloadFailed: false });
+    }),
+    startZipDownload: enqueueActions(({ context, enqueue }) => {
+      enqueue.spawnChild('downloadAllDocuments', { id: 'download', input: { applicationId: context.applicationId } });
+      enqueue.assign({ downloading: true, downloadFailed: false });
+    }),
+    endDownload: assign({ downloading: false }),
+    flagDownloadFailed: assign({ downloading: false, downloadFailed: true }),
     spawnUploads: assign(({ context, spawn }, params: { files: File[] }) => {
       const added = params.files.map((file, offset): UploadEntry => {
         const id = `upload-${context.uploadCount + offset + 1}`;
@@ -214,12 +223,6 @@ export const applicationDetailMachine = setup({
         ? context.revealedTfns.filter((index) => index !== params.index)
         : [...context.revealedTfns, params.index],
     })),
-    reloadFeed: raise({ type: 'feed.reload' }),
-    reloadVpn: raise({ type: 'vpn.reload' }),
-  },
-  delays: {
-    /** AM §5/§9: fields validate 300 ms after the last change. */
-    commentValidationDebounce: 300,
   },
 }).createMachine({
   id: 'applicationDetail',
@@ -230,13 +233,11 @@ export const applicationDetailMachine = setup({
     detail: undefined,
     configuration: emptyDetailConfiguration,
     activity: [],
+    activityLoading: false,
     activityFailed: false,
+    vpn: 'hidden',
     ips: [],
-    comments: [],
-    commentsFailed: false,
-    commentDraft: '',
-    commentMessage: undefined,
-    commentSaveFailed: false,
+    downloading: false,
     downloadFailed: false,
     uploads: [],
     uploadCount: 0,
@@ -268,8 +269,40 @@ export const applicationDetailMachine = setup({
         "'This application cannot be found. The application may no longer exist or you might not have permission to view it.' (a 404, another tenant's or a hidden application, or any failure)",
     },
     loaded: {
-      type: 'parallel',
+      initial: 'idle',
+      entry: ['startActivity', 'startIps'],
+      invoke: {
+        id: 'comments',
+        src: 'comments',
+        input: ({ context }) => ({ applicationId: context.applicationId, claims: context.claims }),
+      },
       on: {
+        'feed.reload': { actions: 'startActivity' },
+        'xstate.done.actor.loadActivity': {
+          actions: {
+            type: 'assignActivity',
+            params: ({ event }: { event: DoneActorEvent<ActivityItem[]> }) => ({ activity: event.output }),
+          },
+        },
+        'xstate.error.actor.loadActivity': { actions: 'flagActivityFailed' },
+        'vpn.reload': { actions: 'startIps' },
+        'xstate.done.actor.loadIps': {
+          actions: {
+            type: 'assignIps',
+            params: ({ event }: { event: DoneActorEvent<ApplicationIp[]> }) => ({ ips: event.output }),
+          },
+        },
+        'xstate.error.actor.loadIps': { actions: 'flagVpnUnavailable' },
+        'document.download': {
+          guard: 'canDownload',
+          actions: {
+            type: 'startDownload',
+            params: ({ event }) => ({ labDocsId: event.labDocsId, fileName: event.fileName }),
+          },
+        },
+        'documents.downloadAll': { guard: 'canDownload', actions: 'startZipDownload' },
+        'xstate.done.actor.download': { actions: 'endDownload' },
+        'xstate.error.actor.download': { actions: 'flagDownloadFailed' },
         'documents.add': {
           guard: 'canUpload',
           actions: { type: 'spawnUploads', params: ({ event }) => ({ files: event.files }) },
@@ -283,199 +316,43 @@ export const applicationDetailMachine = setup({
         'tfn.toggle': { actions: { type: 'toggleTfn', params: ({ event }) => ({ index: event.index }) } },
       },
       states: {
-        data: {
-          initial: 'idle',
-          states: {
-            idle: {
-              description:
-                'The cards in the spec order (Header, Progress while incomplete, Exceptions, Details, Approval Status, Documents, Identification requirements or Electronic Verification summary, Outstanding documents, Tax Information Details, VPN Summary, Comments), the Activity feed beside them; Actions, View, Edit and Refresh',
-              on: {
-                'detail.refresh': { target: 'reloading' },
-                'detail.refetch': { target: 'refetching' },
-              },
-            },
-            reloading: {
-              description: 'Refresh: the server reads the application again from its source (POST reload); the cards stay',
-              tags: ['busy'],
-              invoke: {
-                id: 'reloadApplication',
-                src: 'reloadApplication',
-                input: ({ context }) => ({ applicationId: context.applicationId }),
-                // A failed reload still refetches: what the server holds now is worth showing.
-                onDone: { target: 'refetching' },
-                onError: { target: 'refetching' },
-              },
-            },
-            refetching: {
-              description: 'The application is read again (after Refresh, an upload or an action); the cards stay',
-              tags: ['busy'],
-              on: { 'detail.refetch': { target: 'refetching', reenter: true } },
-              invoke: {
-                id: 'refetchDetail',
-                src: 'loadDetail',
-                input: ({ context }) => ({ applicationId: context.applicationId }),
-                onDone: {
-                  target: 'idle',
-                  actions: [
-                    { type: 'assignDetail', params: ({ event }) => ({ detail: event.output }) },
-                    'reloadFeed',
-                    'reloadVpn',
-                  ],
-                },
-                onError: { target: '#applicationDetail.notFound' },
-              },
-            },
+        idle: {
+          description:
+            'The cards in the spec order (Header, Progress while incomplete, Exceptions, Details, Approval Status, Documents, Identification requirements or Electronic Verification summary, Outstanding documents, Tax Information Details, VPN Summary, Comments), the Activity feed beside them; Actions, View, Edit and Refresh',
+          on: {
+            'detail.refresh': { target: 'reloading' },
+            'detail.refetch': { target: 'refetching' },
           },
         },
-        feed: {
-          initial: 'loading',
-          on: { 'feed.reload': { target: '.loading', reenter: true } },
-          states: {
-            loading: {
-              description: 'The activity feed is loading (the items shown so far stay)',
-              invoke: {
-                id: 'loadActivity',
-                src: 'loadActivity',
-                input: ({ context }) => ({ applicationId: context.applicationId }),
-                onDone: {
-                  target: 'ready',
-                  actions: { type: 'assignActivity', params: ({ event }) => ({ activity: event.output }) },
-                },
-                onError: { target: 'ready', actions: 'flagActivityFailed' },
-              },
-            },
-            ready: {
-              description: "The Activity feed, newest first, dates 'D MMM YYYY HH:mm' (or that it could not load)",
-            },
+        reloading: {
+          description: 'Refresh: the server reads the application again from its source (POST reload); the cards stay',
+          tags: ['busy'],
+          invoke: {
+            id: 'reloadApplication',
+            src: 'reloadApplication',
+            input: ({ context }) => ({ applicationId: context.applicationId }),
+            // A failed reload still refetches: what the server holds now is worth showing.
+            onDone: { target: 'refetching' },
+            onError: { target: 'refetching' },
           },
         },
-        vpn: {
-          initial: 'checking',
-          states: {
-            checking: {
-              always: [{ guard: 'canSeeVpn', target: 'loading' }, { target: 'hidden' }],
+        refetching: {
+          description: 'The application is read again (after Refresh, an upload or an action); the cards stay',
+          tags: ['busy'],
+          on: { 'detail.refetch': { target: 'refetching', reenter: true } },
+          invoke: {
+            id: 'refetchDetail',
+            src: 'loadDetail',
+            input: ({ context }) => ({ applicationId: context.applicationId }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'assignDetail', params: ({ event }) => ({ detail: event.output }) },
+                'startActivity',
+                'startIps',
+              ],
             },
-            hidden: { description: 'No VPN Summary card (without vpnsummary.view)' },
-            loading: {
-              description: 'The VPN Summary card is loading',
-              invoke: {
-                id: 'loadIps',
-                src: 'loadIps',
-                input: ({ context }) => ({ applicationId: context.applicationId }),
-                onDone: {
-                  target: 'ready',
-                  actions: { type: 'assignIps', params: ({ event }) => ({ ips: event.output }) },
-                },
-                onError: { target: 'unavailable' },
-              },
-            },
-            ready: {
-              description: 'The VPN Summary: each address with its applicant, ISP, VPN flag and time',
-              on: { 'vpn.reload': { target: 'loading' } },
-            },
-            unavailable: {
-              description: "'VPN detection results are not available for this application.'",
-              on: { 'vpn.reload': { target: 'loading' } },
-            },
-          },
-        },
-        comments: {
-          initial: 'checking',
-          states: {
-            checking: {
-              always: [{ guard: 'canReadComments', target: 'loading' }, { target: 'editing' }],
-            },
-            loading: {
-              description: 'The comments are loading',
-              invoke: {
-                id: 'loadComments',
-                src: 'loadComments',
-                input: ({ context }) => ({ applicationId: context.applicationId }),
-                onDone: {
-                  target: 'editing',
-                  actions: { type: 'assignComments', params: ({ event }) => ({ comments: event.output }) },
-                },
-                onError: { target: 'editing', actions: 'flagCommentsFailed' },
-              },
-            },
-            editing: {
-              initial: 'validated',
-              on: {
-                'comment.change': {
-                  target: '.debouncing',
-                  reenter: true,
-                  actions: { type: 'assignCommentDraft', params: ({ event }) => ({ text: event.text }) },
-                },
-                'comment.blur': { target: '.validated', actions: 'validateComment' },
-                'comment.submit': [{ guard: 'canSaveComment', target: 'saving' }, { actions: 'validateComment' }],
-              },
-              states: {
-                validated: {
-                  description:
-                    "The comments (comments.view) and the comment box (comment.add); 'Empty comment cannot be saved.' or 'Comment cannot be longer than 500 characters.' once validated",
-                },
-                debouncing: {
-                  description: 'Typing: the comment is validated 300 ms after the last change',
-                  after: { commentValidationDebounce: { target: 'validated', actions: 'validateComment' } },
-                },
-              },
-            },
-            saving: {
-              description: 'The comment is being saved; its activity item follows',
-              tags: ['busy'],
-              invoke: {
-                id: 'saveComment',
-                src: 'saveComment',
-                input: ({ context }) => ({ applicationId: context.applicationId, comment: context.commentDraft.trim() }),
-                onDone: {
-                  target: 'editing',
-                  actions: [{ type: 'addSavedComment', params: ({ event }) => ({ comment: event.output }) }, 'reloadFeed'],
-                },
-                onError: { target: 'editing', actions: 'flagCommentSaveFailed' },
-              },
-            },
-          },
-        },
-        downloads: {
-          initial: 'idle',
-          states: {
-            idle: {
-              description: 'Documents can be downloaded one by one or all as a zip (document.download)',
-              on: {
-                'document.download': { guard: 'canDownload', target: 'downloadingOne' },
-                'documents.downloadAll': { guard: 'canDownload', target: 'downloadingAll' },
-              },
-            },
-            downloadingOne: {
-              description: 'One document is downloading',
-              tags: ['downloading'],
-              entry: 'clearDownloadFailed',
-              invoke: {
-                id: 'downloadDocument',
-                src: 'downloadDocument',
-                input: ({ context, event }) => ({
-                  query: {
-                    ApplicationGuid: context.detail?.ApplicationGuid ?? '',
-                    LabDocsId: event.type === 'document.download' ? event.labDocsId : '',
-                  },
-                  fileName: event.type === 'document.download' ? event.fileName : '',
-                }),
-                onDone: { target: 'idle' },
-                onError: { target: 'idle', actions: 'flagDownloadFailed' },
-              },
-            },
-            downloadingAll: {
-              description: 'Every document is downloading as one zip',
-              tags: ['downloading'],
-              entry: 'clearDownloadFailed',
-              invoke: {
-                id: 'downloadAllDocuments',
-                src: 'downloadAllDocuments',
-                input: ({ context }) => ({ applicationId: context.applicationId }),
-                onDone: { target: 'idle' },
-                onError: { target: 'idle', actions: 'flagDownloadFailed' },
-              },
-            },
+            onError: { target: '#applicationDetail.notFound' },
           },
         },
       },

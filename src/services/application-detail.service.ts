@@ -3,7 +3,6 @@ import {
   ActivityFeedResponseSchema,
   ApplicationDetailSchema,
   ApplicationIpsResponseSchema,
-  CommentSchema,
   CommentsResponseSchema,
   ReloadResponseSchema,
   UploadDocumentsResponseSchema,
@@ -15,8 +14,8 @@ import {
   type ReloadResponse,
   type UploadDocumentsResponse,
 } from '../schemas/application-detail.schema.ts';
-import { download } from './applications.service.ts';
-import { getJson, postForm, postJson } from './http.ts';
+import { fileNameFromDisposition } from '../domain/content-disposition.ts';
+import { getFile, getJson, postForm, postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
@@ -49,9 +48,9 @@ export async function getComments(applicationId: string): Promise<ApplicationCom
   return (await getJson(api(`/comment/${segment(applicationId)}`), CommentsResponseSchema)).Comments;
 }
 
-/** POST /comment/{id} {Comment}: the saved comment (the server trims and enforces AM §5). */
-export function addComment(applicationId: string, comment: string): Promise<ApplicationComment> {
-  return postJson(api(`/comment/${segment(applicationId)}`), { Comment: comment }, CommentSchema);
+/** POST /comment/{id} {Comment}: the comments with the new one, newest first (the server trims and enforces AM §5). */
+export async function addComment(applicationId: string, comment: string): Promise<ApplicationComment[]> {
+  return (await postJson(api(`/comment/${segment(applicationId)}`), { Comment: comment }, CommentsResponseSchema)).Comments;
 }
 
 const uploadTimeoutMs = 300_000;
@@ -67,6 +66,26 @@ export function uploadDocuments(applicationId: string, files: readonly File[]): 
   return postForm(api(`/document/upload/${segment(applicationId)}`), form, UploadDocumentsResponseSchema, {
     timeoutMs: uploadTimeoutMs,
   });
+}
+
+const downloadTimeoutMs = 300_000;
+
+/**
+ * GET `url` with the session's bearer token (AM §7: every call carries it) and hand the answer to
+ * the browser under the name content-disposition gives: an object URL on a temporary anchor.
+ */
+async function download(url: string, fallbackName: string, accept: string): Promise<void> {
+  const { blob, contentDisposition } = await getFile(url, { timeoutMs: downloadTimeoutMs, accept });
+  const href = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = href;
+  anchor.download = fileNameFromDisposition(contentDisposition, fallbackName);
+  anchor.style.display = 'none';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // The click has started the download; the URL can go once the browser has read it.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
 /** GET /document?ApplicationGuid=&LabDocsId=: one document, saved under the name the server gives. */

@@ -8,7 +8,7 @@ export function ActivityFeed() {
   const id = useId();
   const activity = useDetailSelector((snapshot) => snapshot.context.activity);
   const failed = useDetailSelector((snapshot) => snapshot.context.activityFailed);
-  const loading = useDetailSelector((snapshot) => snapshot.matches({ loaded: { feed: 'loading' } }));
+  const loading = useDetailSelector((snapshot) => snapshot.context.activityLoading);
   return (
     <section className={styles.card} aria-labelledby={id} aria-busy={loading}>
       <h2 id={id} className={styles.cardTitle}>

@@ -77,7 +77,7 @@ function DetailScreen({ applicationId }: { applicationId: string }) {
 function DetailToolbar() {
   const send = useDetailSend();
   const refreshing = useDetailSelector(
-    (snapshot) => snapshot.matches({ loaded: { data: 'reloading' } }) || snapshot.matches({ loaded: { data: 'refetching' } }),
+    (snapshot) => snapshot.matches({ loaded: 'reloading' }) || snapshot.matches({ loaded: 'refetching' }),
   );
   const detail = useDetailSelector((snapshot) => snapshot.context.detail);
   const cards = useDetailCards(requireDetail(detail));

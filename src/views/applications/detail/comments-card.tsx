@@ -1,36 +1,45 @@
+import { useSelector } from '@xstate/react';
 import { formatDetailDate, type DetailCards } from '../../../domain/application-detail.ts';
+import type { applicationCommentsMachine } from '../../../machines/application-comments.machine.ts';
 import { commentMaxLength } from '../../../schemas/application-detail.schema.ts';
 import { Button } from '../../ui/button.tsx';
 import { TextArea } from '../../ui/text-area.tsx';
 import { Card } from './detail-card.tsx';
-import { useDetailSelector, useDetailSend } from './detail-hooks.ts';
+import { useDetailSelector } from './detail-hooks.ts';
+import type { ActorRefFrom } from 'xstate';
 import styles from './application-detail.module.css';
+
+type CommentsRef = ActorRefFrom<typeof applicationCommentsMachine>;
 
 /** AM §2/§5 Comments: read with comments.view, add with comment.add (validated 300 ms after typing and on blur). */
 export function CommentsCard({ cards }: { cards: DetailCards }) {
-  const send = useDetailSend();
-  const comments = useDetailSelector((snapshot) => snapshot.context.comments);
-  const loading = useDetailSelector((snapshot) => snapshot.matches({ loaded: { comments: 'loading' } }));
-  const failed = useDetailSelector((snapshot) => snapshot.context.commentsFailed);
-  const draft = useDetailSelector((snapshot) => snapshot.context.commentDraft);
-  const message = useDetailSelector((snapshot) => snapshot.context.commentMessage);
-  const saving = useDetailSelector((snapshot) => snapshot.matches({ loaded: { comments: 'saving' } }));
-  const saveFailed = useDetailSelector((snapshot) => snapshot.context.commentSaveFailed);
+  const comments = useDetailSelector((snapshot) => snapshot.children.comments);
+  return <Card title="Comments">{comments && <CommentsBody cards={cards} actor={comments} />}</Card>;
+}
+
+function CommentsBody({ cards, actor }: { cards: DetailCards; actor: CommentsRef }) {
+  const comments = useSelector(actor, (snapshot) => snapshot.context.comments);
+  const loading = useSelector(actor, (snapshot) => snapshot.matches('loading'));
+  const failed = useSelector(actor, (snapshot) => snapshot.context.loadFailed);
+  const draft = useSelector(actor, (snapshot) => snapshot.context.draft);
+  const message = useSelector(actor, (snapshot) => snapshot.context.message);
+  const saving = useSelector(actor, (snapshot) => snapshot.matches('saving'));
+  const saveFailed = useSelector(actor, (snapshot) => snapshot.context.saveFailed);
   return (
-    <Card title="Comments">
+    <>
       {cards.addComment && (
         <form
           className={styles.commentForm}
           onSubmit={(event) => {
             event.preventDefault();
-            send({ type: 'comment.submit' });
+            actor.send({ type: 'comment.submit' });
           }}
         >
           <TextArea
             label="Add a comment"
             value={draft}
-            onChange={(text) => send({ type: 'comment.change', text })}
-            onBlur={() => send({ type: 'comment.blur' })}
+            onChange={(text) => actor.send({ type: 'comment.change', text })}
+            onBlur={() => actor.send({ type: 'comment.blur' })}
             errorMessage={message}
             description={`${draft.trim().length} / ${commentMaxLength}`}
             isDisabled={saving}
@@ -67,6 +76,6 @@ export function CommentsCard({ cards }: { cards: DetailCards }) {
             ))}
           </ul>
         ))}
-    </Card>
+    </>
   );
 }

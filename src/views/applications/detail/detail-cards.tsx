@@ -271,13 +271,7 @@ export function TaxCard({ detail }: DetailProps) {
 
 /** AM §2/§8 VPN Summary (vpnsummary.view), or the spec's text when the results are not available. */
 export function VpnCard() {
-  const state = useDetailSelector((snapshot) =>
-    snapshot.matches({ loaded: { vpn: 'unavailable' } })
-      ? 'unavailable'
-      : snapshot.matches({ loaded: { vpn: 'loading' } })
-        ? 'loading'
-        : 'ready',
-  );
+  const state = useDetailSelector((snapshot) => snapshot.context.vpn);
   const ips = useDetailSelector((snapshot) => snapshot.context.ips);
   return (
     <Card title="VPN Summary">

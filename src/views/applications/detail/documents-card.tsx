@@ -16,7 +16,7 @@ import styles from './application-detail.module.css';
  */
 export function DocumentsCard({ detail, cards }: { detail: ApplicationDetail; cards: DetailCards }) {
   const send = useDetailSend();
-  const downloading = useDetailSelector((snapshot) => snapshot.hasTag('downloading'));
+  const downloading = useDetailSelector((snapshot) => snapshot.context.downloading);
   const downloadFailed = useDetailSelector((snapshot) => snapshot.context.downloadFailed);
   const documents = detail.Documents;
   return (

@@ -1,0 +1,145 @@
+import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { commentProblem } from '../domain/application-detail.ts';
+import { hasClaim, type Claims } from '../domain/permissions.ts';
+import type { ApplicationComment } from '../schemas/application-detail.schema.ts';
+import { addComment, getComments } from '../services/application-detail.service.ts';
+import { typesOf } from './machine-types.ts';
+
+export interface ApplicationCommentsInput {
+  applicationId: string;
+  claims: Claims;
+}
+
+export interface ApplicationCommentsContext {
+  applicationId: string;
+  claims: Claims;
+  /** Newest first. */
+  comments: ApplicationComment[];
+  loadFailed: boolean;
+  /** What is typed in the comment box. */
+  draft: string;
+  /** The validation message shown: set 300 ms after typing stops, on blur and on Save (AM §5). */
+  message: string | undefined;
+  saveFailed: boolean;
+}
+
+export type ApplicationCommentsEvent =
+  | { type: 'comment.change'; text: string }
+  | { type: 'comment.blur' }
+  | { type: 'comment.submit' };
+
+/**
+ * The Comments card of the application detail (AM §2, §5, §6, §8): the comments, read with
+ * comments.view, and the comment box, with comment.add. A comment is validated 300 ms after the
+ * last change, on blur and on Save ('Empty comment cannot be saved.', 'Comment cannot be longer
+ * than 500 characters.'); a saved one asks the detail to reload its activity feed.
+ */
+export const applicationCommentsMachine = setup({
+  types: typesOf<{
+    context: ApplicationCommentsContext;
+    events: ApplicationCommentsEvent;
+    input: ApplicationCommentsInput;
+    tags: 'busy';
+  }>(),
+  actors: {
+    loadComments: fromPromise<ApplicationComment[], { applicationId: string }>(({ input }) =>
+      getComments(input.applicationId),
+    ),
+    saveComment: fromPromise<ApplicationComment[], { applicationId: string; comment: string }>(({ input }) =>
+      addComment(input.applicationId, input.comment),
+    ),
+  },
+  guards: {
+    canReadComments: ({ context }) => hasClaim(context.claims, 'comments.view'),
+    canSaveComment: ({ context }) =>
+      hasClaim(context.claims, 'comment.add') && commentProblem(context.draft) === undefined,
+  },
+  actions: {
+    assignComments: assign((_, params: { comments: ApplicationComment[] }) => ({
+      comments: params.comments,
+      loadFailed: false,
+    })),
+    flagLoadFailed: assign({ loadFailed: true }),
+    assignDraft: assign((_, params: { text: string }) => ({ draft: params.text, saveFailed: false })),
+    validate: assign(({ context }) => ({ message: commentProblem(context.draft) })),
+    // The answer holds every comment, the new one included.
+    assignSaved: assign((_, params: { comments: ApplicationComment[] }) => ({
+      comments: params.comments,
+      loadFailed: false,
+      draft: '',
+      message: undefined,
+    })),
+    flagSaveFailed: assign({ saveFailed: true }),
+    announceSaved: sendParent({ type: 'feed.reload' }),
+  },
+  delays: {
+    /** AM §5/§9: fields validate 300 ms after the last change. */
+    commentValidationDebounce: 300,
+  },
+}).createMachine({
+  id: 'applicationComments',
+  initial: 'checking',
+  context: ({ input }) => ({
+    applicationId: input.applicationId,
+    claims: input.claims,
+    comments: [],
+    loadFailed: false,
+    draft: '',
+    message: undefined,
+    saveFailed: false,
+  }),
+  states: {
+    checking: {
+      always: [{ guard: 'canReadComments', target: 'loading' }, { target: 'editing' }],
+    },
+    loading: {
+      description: 'The comments are loading',
+      invoke: {
+        id: 'loadComments',
+        src: 'loadComments',
+        input: ({ context }) => ({ applicationId: context.applicationId }),
+        onDone: {
+          target: 'editing',
+          actions: { type: 'assignComments', params: ({ event }) => ({ comments: event.output }) },
+        },
+        onError: { target: 'editing', actions: 'flagLoadFailed' },
+      },
+    },
+    editing: {
+      initial: 'validated',
+      on: {
+        'comment.change': {
+          target: '.debouncing',
+          reenter: true,
+          actions: { type: 'assignDraft', params: ({ event }) => ({ text: event.text }) },
+        },
+        'comment.blur': { target: '.validated', actions: 'validate' },
+        'comment.submit': [{ guard: 'canSaveComment', target: 'saving' }, { actions: 'validate' }],
+      },
+      states: {
+        validated: {
+          description:
+            "The comments (comments.view), newest first, and the comment box (comment.add); 'Empty comment cannot be saved.' or 'Comment cannot be longer than 500 characters.' once validated",
+        },
+        debouncing: {
+          description: 'Typing: the comment is validated 300 ms after the last change',
+          after: { commentValidationDebounce: { target: 'validated', actions: 'validate' } },
+        },
+      },
+    },
+    saving: {
+      description: 'The comment is being saved (the server writes its activity item with it)',
+      tags: ['busy'],
+      invoke: {
+        id: 'saveComment',
+        src: 'saveComment',
+        input: ({ context }) => ({ applicationId: context.applicationId, comment: context.draft.trim() }),
+        onDone: {
+          target: 'editing',
+          actions: [{ type: 'assignSaved', params: ({ event }) => ({ comments: event.output }) }, 'announceSaved'],
+        },
+        onError: { target: 'editing', actions: 'flagSaveFailed' },
+      },
+    },
+  },
+});
