@@ -73,6 +73,22 @@ export function registerConfigurationRoutes({ app, config, access }: RouteContex
     };
   });
 
+  /**
+   * The browser asks every host for /favicon.ico: the tenant's logo (an SVG data URL as seeded is
+   * sent as the image itself, a web address redirects there), else its initial on its colour.
+   */
+  app.get('/favicon.ico', async (request, reply) => {
+    const tenant = request.tenant;
+    const icon = tenant ? tenantIcon(tenant) : { svg: initialIcon('', '#5b6b80') };
+    if ('redirect' in icon) return reply.header('cache-control', 'public, max-age=3600').redirect(icon.redirect, 302);
+    // An image, never a document: the SVG runs no script even when opened on its own.
+    return reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=3600')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .send(icon.svg);
+  });
+
   /** SUV §7 tenant validation ("identity"): does this host serve a tenant? */
   app.get('/api/tenant/validate', { schema: { response: { 200: TenantValidationSchema } } }, async (request) => ({
     Success: Boolean(request.tenant),
@@ -111,3 +127,23 @@ export function registerConfigurationRoutes({ app, config, access }: RouteContex
     },
   );
 }
+
+const svgDataUrl = 'data:image/svg+xml,';
+
+function tenantIcon(tenant: Tenant): { svg: string } | { redirect: string } {
+  if (tenant.logoUrl.startsWith(svgDataUrl)) {
+    try {
+      return { svg: decodeURIComponent(tenant.logoUrl.slice(svgDataUrl.length)) };
+    } catch {
+      // A malformed logo address: the generated icon below.
+    }
+  }
+  if (/^https:\/\//.test(tenant.logoUrl)) return { redirect: tenant.logoUrl };
+  return { svg: initialIcon(tenant.name.trim().charAt(0).toUpperCase(), tenant.primaryColor) };
+}
+
+const escapeXml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+const initialIcon = (initial: string, colour: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="${escapeXml(colour)}"/>` +
+  `<text x="20" y="27" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">${escapeXml(initial)}</text></svg>`;

@@ -154,8 +154,11 @@ function accountNameFor(faker: Faker, type: string, first: string, last: string)
   switch (type) {
     case 'Joint':
       return `${first} & ${faker.person.firstName()} ${last}`;
-    case 'Company':
-      return `${faker.company.name()} Pty Ltd`;
+    case 'Company': {
+      // Some generated company names carry their suffix already ('Gibson Pty Ltd'): not twice.
+      const name = faker.company.name();
+      return /\bPty\.? Ltd\.?$/i.test(name) ? name : `${name} Pty Ltd`;
+    }
     case 'Trust':
       return `${last} Family Trust`;
     case 'SMSF':
@@ -175,7 +178,12 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
   const anchor = seedAnchor.getTime();
   const created = anchor - faker.number.int({ min: 3_600, max: 3 * 365 * 86_400 }) * 1000;
   const completedStatus = status === 'Complete' || (status === 'Depersonalised' && chance(faker, 0.6));
-  const completed = completedStatus ? Math.min(anchor, created + faker.number.int({ min: 3_600, max: 45 * 86_400 }) * 1000) : null;
+  // Completed within 45 days of creation and before the anchor, at a time of its own (clamping to the
+  // anchor made every late one complete at exactly 00:00).
+  const completionSpan = Math.floor((anchor - created) / 1000) - 60;
+  const completed = completedStatus
+    ? created + faker.number.int({ min: Math.min(3_600, completionSpan), max: Math.min(45 * 86_400, completionSpan) }) * 1000
+    : null;
   const documentCount = completedStatus ? faker.number.int({ min: 1, max: 12 }) : faker.number.int({ min: 0, max: 6 });
   const lastUpload =
     documentCount > 0 ? created + Math.floor(faker.number.float({ min: 0, max: 1 }) * ((completed ?? anchor) - created)) : null;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateApplications, loadFaker, seedProducts, type SeedContext } from '../../server/db/applications-seed.ts';
+import { generateApplications, loadFaker, seedAnchor, seedProducts, type SeedContext } from '../../server/db/applications-seed.ts';
 import { applicationStatuses } from '../../src/domain/application-status.ts';
 
 const context: SeedContext = {
@@ -40,5 +40,17 @@ describe('the application generator', () => {
       expect(Number(row.user_upload_count)).toBeLessThanOrEqual(Number(row.document_count));
     }
     expect(new Set(rows.map((row) => row.guid)).size).toBe(rows.length);
+  });
+
+  it('names no company twice over and completes nothing at the anchor itself (issue 16)', () => {
+    const rows = [...generateApplications(context, 42, 0, 5_000)];
+    const companies = rows.map((row) => String(row.account_name)).filter((name) => name.includes('Pty Ltd'));
+    expect(companies.length).toBeGreaterThan(0);
+    for (const name of companies) expect(name).not.toMatch(/Pty Ltd.*Pty Ltd/);
+    const completed = rows.flatMap((row) => (row.date_completed === null ? [] : [new Date(String(row.date_completed)).getTime()]));
+    expect(completed.length).toBeGreaterThan(100);
+    for (const time of completed) expect(time).toBeLessThan(seedAnchor.getTime());
+    const midnights = completed.filter((time) => time % 86_400_000 === 0).length;
+    expect(midnights).toBeLessThanOrEqual(1);
   });
 });
