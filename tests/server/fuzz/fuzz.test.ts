@@ -77,9 +77,8 @@ describe('route discovery', () => {
     ]) {
       expect(names).toContain(name);
     }
-    expect(routes.filter((route) => route.source === 'fastify').length).toBe(
-      server.app.routeCatalogue.length,
-    );
+    const registered = server.app.routeCatalogue.flatMap((route) => [route.method].flat());
+    expect(routes.filter((route) => route.source === 'fastify').length).toBe(registered.length);
   });
 });
 
