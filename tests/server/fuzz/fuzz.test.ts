@@ -432,9 +432,9 @@ function routeSeed(route: FuzzRoute, pass: string): number {
   return hash;
 }
 
-/** Long runs of a short unit shortened (`x…×100000`, `%5B…×2000`), so a 100k-character input prints in a line. */
+/** Long runs of a short unit shortened (`x…×100000`, `%5Cu0000…×64`), so a 100k-character input prints in a line. */
 const shorten = (text: string) =>
-  text.replace(/([\s\S]{1,4}?)\1{31,}/g, (run, unit: string) => `${unit}…×${run.length / unit.length}`);
+  text.replace(/([\s\S]{1,8}?)\1{15,}/g, (run, unit: string) => `${unit}…×${run.length / unit.length}`);
 
 /** What a failure is, without the parts that differ between cases (ids, numbers). */
 const causeOf = (failure: Failure) =>
