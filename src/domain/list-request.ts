@@ -87,6 +87,9 @@ export function searchWords(q: string): string[] {
   return [...new Set(q.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean))];
 }
 
+/** Longer than any label, status, product or sub-brand name. */
+const maxFilterValueLength = 200;
+
 function parseJsonArray(param: ArrayFilterParam, raw: string | undefined): ParseResult<string[]> {
   if (raw === undefined || raw.trim() === '') return { ok: true, value: [] };
   let parsed: unknown;
@@ -99,6 +102,10 @@ function parseJsonArray(param: ArrayFilterParam, raw: string | undefined): Parse
     return { ok: false, param, message: 'must be a JSON array of strings' };
   }
   if (parsed.length > maxFilterValues) return { ok: false, param, message: `at most ${maxFilterValues} values` };
+  // JSON's \u0000 escape gets past the URL's own NUL check; no filter value can hold one.
+  if (parsed.some((value) => value.includes('\u0000') || value.length > maxFilterValueLength)) {
+    return { ok: false, param, message: `values must be text of at most ${maxFilterValueLength} characters without NUL characters` };
+  }
   if (param === 'assignee' && !parsed.every((value) => value === '' || uuidPattern.test(value))) {
     return { ok: false, param, message: 'values must be user ids (or empty for none)' };
   }

@@ -30,6 +30,8 @@ describe('parseListRequest', () => {
     [{ label: '{"a":1}' }, 'label', 'must be a JSON array of strings'],
     [{ products: '[1,2]' }, 'products', 'must be a JSON array of strings'],
     [{ assignee: '["bob"]' }, 'assignee', 'values must be user ids (or empty for none)'],
+    [{ label: '["a\\u0000b"]' }, 'label', 'values must be text of at most 200 characters without NUL characters'],
+    [{ status: JSON.stringify(['x'.repeat(201)]) }, 'status', 'values must be text of at most 200 characters without NUL characters'],
     [{ pageNo: '0' }, 'pageNo', 'must be a whole number of 1 or more'],
     [{ pageNo: '-1' }, 'pageNo', 'must be a whole number of 1 or more'],
     [{ pageNo: '1.5' }, 'pageNo', 'must be a whole number of 1 or more'],
