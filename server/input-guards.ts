@@ -53,6 +53,15 @@ const hasEncodedNul = (url: string) => /%00/i.test(url) || url.includes('\u0000'
 export function registerInputGuards(app: FastifyInstance) {
   // Registered before the identity provider's hook, so its endpoints are guarded too.
   app.addHook('onRequest', async (request) => {
+    // trustProxy makes a proxy's X-Forwarded-Host the host oidc-provider serves; the tenant and every
+    // origin are then read from the same host, and it is held to the same rules as Host.
+    const forwardedHost = request.headers['x-forwarded-host'];
+    if (forwardedHost !== undefined) {
+      const first = String(forwardedHost).split(',')[0]?.trim();
+      if (!isValidHost(first)) throw badRequest('x-forwarded-host: not a valid host name');
+      request.headers.host = first;
+      request.headers['x-forwarded-host'] = first;
+    }
     if (!isValidHost(request.headers.host)) throw badRequest('host: not a valid host name');
     // trustProxy makes this the request's protocol, and so part of the identity provider's issuer.
     const forwardedProto = request.headers['x-forwarded-proto'];

@@ -158,6 +158,21 @@ describe('2. error answers', () => {
       headers: { host: hosts.demo, 'x-forwarded-proto': 'javascript' },
     });
     expect(forged.statusCode).toBe(400);
+    for (const forwarded of ['localhost:-1', 'local host', '[::1', "localhost' OR 1=1 --"]) {
+      const response = await server.app.inject({
+        method: 'GET',
+        url: '/oidc/.well-known/openid-configuration',
+        headers: { host: hosts.demo, 'x-forwarded-host': forwarded },
+      });
+      expect(response.statusCode, forwarded).toBe(400);
+    }
+    // A proxy's host is the tenant's host: its discovery document names that tenant's issuer.
+    const proxied = await server.app.inject({
+      method: 'GET',
+      url: '/oidc/.well-known/openid-configuration',
+      headers: { host: 'internal:8080', 'x-forwarded-host': hosts.acme },
+    });
+    expect(proxied.json()).toMatchObject({ issuer: `http://${hosts.acme}/oidc` });
   });
 });
 
