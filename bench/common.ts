@@ -77,7 +77,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   // As the server does after its start (main.ts); awaited, so that every run measures the same state.
   const warmed = await warmListTables(handle.db);
   if (warmed) console.log(`buffer pool warmed: ${warmed.pages.toLocaleString('en-AU')} pages in ${seconds(warmed.ms)}`);
-  const server: TestServer = { app, db: handle.db, close: async () => undefined };
+  const server: TestServer = { app, db: handle.db, filesDir: '', close: async () => undefined };
   return {
     handle,
     host,

@@ -103,6 +103,10 @@ class Measure extends Transform {
 /** Reads a stream to its end, discarding it (a refused file must still be read for the next part to arrive). */
 const drain = (stream: Readable) =>
   new Promise<void>((resolve) => {
+    if (stream.readableEnded || stream.destroyed) {
+      resolve();
+      return;
+    }
     stream.on('end', resolve).on('error', () => resolve()).on('close', resolve);
     stream.resume();
   });
@@ -112,7 +116,14 @@ interface UploadOutcome {
   stored?: StoredDocument;
 }
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+/** The content type to store a file under, or undefined when its content does not match its extension. */
+export function acceptedContentType(extension: string, sniffedExt: string | undefined, sniffedMime: string | undefined, head: Buffer) {
+  if (extension in textTypes) return sniffedExt === undefined && !head.includes(0) ? textTypes[extension] : undefined;
+  if (!sniffedExt || !sniffedMime || !(sniffedAs[extension] ?? [extension]).includes(sniffedExt)) return undefined;
+  return sniffedExt === 'zip' ? (containerMimes[extension] ?? sniffedMime) : sniffedMime;
+}
+
+const megabytes = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
 
 /** A stream that opens its source on the first read: a zip of 50 documents holds one open at a time. */
 function lazyStream(open: () => Promise<Readable | undefined>): Readable {
@@ -160,20 +171,13 @@ export function registerDocumentRoutes({ app, db, access, config }: RouteContext
 
     const measure = new Measure(Math.min(maxFile, budget));
     file.on('error', (error) => measure.destroy(error));
-    const sniffed = await fileTypeStream(file.pipe(measure), { sampleSize: sniffBytes });
-    const kind = sniffed.fileType;
-    const head = Buffer.concat(measure.head);
-    let contentType: string | undefined;
-    if (extension in textTypes) {
-      if (kind === undefined && !head.includes(0)) contentType = textTypes[extension];
-    } else if (kind && (sniffedAs[extension] ?? [extension]).includes(kind.ext)) {
-      contentType = kind.ext === 'zip' ? (containerMimes[extension] ?? kind.mime) : kind.mime;
-    }
-    if (!contentType) {
-      await drain(sniffed);
-      return { result: { Success: false, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: invalidFileTypeMessage } };
-    }
     try {
+      const sniffed = await fileTypeStream(file.pipe(measure), { sampleSize: sniffBytes });
+      const contentType = acceptedContentType(extension, sniffed.fileType?.ext, sniffed.fileType?.mime, Buffer.concat(measure.head));
+      if (!contentType) {
+        await drain(sniffed);
+        return { result: { Success: false, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: invalidFileTypeMessage } };
+      }
       const { key, size } = await storage.put(sniffed);
       return { result: { Success: true, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: '' }, stored: { originalFileName: fileName, contentType, size, storageKey: key } };
     } catch (error) {

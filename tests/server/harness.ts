@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client.ts';
 import { readConfig } from '../../server/config.ts';
@@ -50,15 +52,19 @@ async function openCopy(): Promise<DatabaseHandle> {
 /** The real server in-process on a private copy of the seeded template database. */
 export async function startTestServer(env: Record<string, string> = {}) {
   const database = await openCopy();
-  const config = readConfig({ LOG_LEVEL: 'silent', ...env });
+  // Documents go to a directory of this server's own, removed on close.
+  const filesDir = env.FILES_DIR ?? (await mkdtemp(join(tmpdir(), 'portal-files-')));
+  const config = readConfig({ LOG_LEVEL: 'silent', FILES_DIR: filesDir, ...env });
   const app = await buildApp({ db: database.db, config });
   await app.ready();
   return {
     app,
     db: database.db,
+    filesDir,
     close: async () => {
       await app.close();
       await database.close();
+      if (!env.FILES_DIR) await rm(filesDir, { recursive: true, force: true });
     },
   };
 }
