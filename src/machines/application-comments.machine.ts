@@ -23,7 +23,9 @@ export interface ApplicationCommentsContext {
   saveFailed: boolean;
 }
 
+/** The detail sends `comments.load` once the application is there. */
 export type ApplicationCommentsEvent =
+  | { type: 'comments.load' }
   | { type: 'comment.change'; text: string }
   | { type: 'comment.blur' }
   | { type: 'comment.submit' };
@@ -78,7 +80,7 @@ export const applicationCommentsMachine = setup({
   },
 }).createMachine({
   id: 'applicationComments',
-  initial: 'checking',
+  initial: 'waiting',
   context: ({ input }) => ({
     applicationId: input.applicationId,
     claims: input.claims,
@@ -89,8 +91,9 @@ export const applicationCommentsMachine = setup({
     saveFailed: false,
   }),
   states: {
-    checking: {
-      always: [{ guard: 'canReadComments', target: 'loading' }, { target: 'editing' }],
+    waiting: {
+      description: 'Waiting for the application to load',
+      on: { 'comments.load': [{ guard: 'canReadComments', target: 'loading' }, { target: 'editing' }] },
     },
     loading: {
       description: 'The comments are loading',

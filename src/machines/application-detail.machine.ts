@@ -1,5 +1,5 @@
 import { createActorContext } from '@xstate/react';
-import { assign, enqueueActions, fromPromise, setup, stopChild, type ActorRefFrom, type DoneActorEvent } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendTo, setup, stopChild, type ActorRefFrom, type DoneActorEvent } from 'xstate';
 import { defaultDetailSettings, newestFirst, type DetailSettings } from '../domain/application-detail.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type {
@@ -214,6 +214,13 @@ export const applicationDetailMachine = setup({
       });
       return { uploads: [...context.uploads, ...added], uploadCount: context.uploadCount + added.length };
     }),
+    // Each new file's workflow waits in `queued` until its actor exists; this starts it.
+    startUploads: enqueueActions(({ context, enqueue }) => {
+      for (const upload of context.uploads) {
+        if (upload.ref.getSnapshot().matches('queued')) enqueue.sendTo(upload.ref, { type: 'upload.start' });
+      }
+    }),
+    startComments: sendTo('comments', { type: 'comments.load' }),
     stopUpload: stopChild((_, params: { id: string }) => params.id),
     removeUpload: assign(({ context }, params: { id: string }) => ({
       uploads: context.uploads.filter((upload) => upload.id !== params.id),
@@ -270,7 +277,7 @@ export const applicationDetailMachine = setup({
     },
     loaded: {
       initial: 'idle',
-      entry: ['startActivity', 'startIps'],
+      entry: ['startActivity', 'startIps', 'startComments'],
       invoke: {
         id: 'comments',
         src: 'comments',
@@ -305,7 +312,7 @@ export const applicationDetailMachine = setup({
         'xstate.error.actor.download': { actions: 'flagDownloadFailed' },
         'documents.add': {
           guard: 'canUpload',
-          actions: { type: 'spawnUploads', params: ({ event }) => ({ files: event.files }) },
+          actions: [{ type: 'spawnUploads', params: ({ event }) => ({ files: event.files }) }, 'startUploads'],
         },
         'upload.dismiss': {
           actions: [

@@ -20,7 +20,8 @@ export interface DocumentUploadContext {
   message: string | undefined;
 }
 
-export type DocumentUploadEvent = { type: 'upload.retry' };
+/** The detail sends `upload.start` once it holds the file's actor. */
+export type DocumentUploadEvent = { type: 'upload.start' } | { type: 'upload.retry' };
 
 /** When the upload fails without the server saying why (network, 5xx). */
 export const uploadFailedText = 'The file could not be uploaded. Please try again.';
@@ -63,7 +64,7 @@ export const documentUploadMachine = setup({
   },
 }).createMachine({
   id: 'documentUpload',
-  initial: 'checking',
+  initial: 'queued',
   context: ({ input }) => ({
     applicationId: input.applicationId,
     file: input.file,
@@ -72,8 +73,11 @@ export const documentUploadMachine = setup({
     message: undefined,
   }),
   states: {
-    checking: {
-      always: [{ guard: 'isAcceptedType', target: 'uploading' }, { target: 'refused', actions: 'assignRefusal' }],
+    queued: {
+      description: 'The file waits for the detail to start it; its extension is checked before anything is sent',
+      on: {
+        'upload.start': [{ guard: 'isAcceptedType', target: 'uploading' }, { target: 'refused', actions: 'assignRefusal' }],
+      },
     },
     refused: {
       description: "'Invalid file type': the extension is not accepted, nothing was sent",

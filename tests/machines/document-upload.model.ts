@@ -1,0 +1,100 @@
+import { expect } from 'vitest';
+import { fromPromise, type AnyMachineSnapshot } from 'xstate';
+import { documentUploadMachine, uploadFailedText } from '../../src/machines/document-upload.machine.ts';
+import type { UploadDocumentsResponse } from '../../src/schemas/application-detail.schema.ts';
+import { NetworkError } from '../../src/services/http.ts';
+import { defineMachineModel } from './machine-model.ts';
+
+const accepted = ['pdf', 'jpg', 'png'];
+const pdf = new File(['%PDF-1.4'], 'statement.pdf', { type: 'application/pdf' });
+const exe = new File(['MZ'], 'setup.exe', { type: 'application/octet-stream' });
+
+const stored: UploadDocumentsResponse = {
+  UploadedDocuments: [
+    { Success: true, PublicId: 'd-1', FileName: 'statement.pdf', UploadedTimestamp: 1_760_000_000, Message: '' },
+  ],
+  ErrorNo: 0,
+  Message: '',
+};
+/** The server sniffed the content and refused it, with its own words (AM §8: shown as is). */
+const refusedByServer: UploadDocumentsResponse = {
+  UploadedDocuments: [
+    { Success: false, PublicId: '', FileName: 'statement.pdf', UploadedTimestamp: 0, Message: 'The file is larger than 20 MB.' },
+  ],
+  ErrorNo: 1,
+  Message: '1 of 1 files could not be uploaded.',
+};
+
+const input = (file: File) => ({ applicationId: '1042', file, acceptedExtensions: accepted });
+const isRefusedFile = (snapshot: AnyMachineSnapshot) => snapshot.context.fileName === 'setup.exe';
+
+export default defineMachineModel({
+  name: 'document-upload',
+  machine: documentUploadMachine.provide({
+    actors: { uploadDocument: fromPromise<UploadDocumentsResponse, { applicationId: string; file: File }>(() => new Promise(() => {})) },
+    // Standalone there is no detail to ask; the detail model sees the request as `detail.refetch`.
+    actions: { requestRefetch: () => {} },
+  }),
+  input: input(pdf),
+  events: [
+    { type: 'xstate.done.actor.uploadDocument', output: stored },
+    { type: 'xstate.done.actor.uploadDocument', output: refusedByServer },
+    { type: 'xstate.error.actor.uploadDocument', error: new NetworkError('/api/document/upload/1042', { cause: 'reset' }) },
+  ],
+  variants: [{ name: 'a .exe file', input: input(exe), events: ['upload.start'] }],
+  expectations: {
+    states: {
+      queued: (snapshot) => {
+        expect(snapshot.children.uploadDocument).toBeUndefined();
+        expect(snapshot.context.message).toBeUndefined();
+      },
+      // AM §5/§8: refused before sending.
+      refused: (snapshot) => {
+        expect(snapshot.status).toBe('done');
+        expect(snapshot.context.message).toBe('Invalid file type');
+        expect(isRefusedFile(snapshot)).toBe(true);
+        expect(snapshot.children.uploadDocument).toBeUndefined();
+      },
+      uploading: (snapshot) => {
+        expect(snapshot.hasTag('busy')).toBe(true);
+        expect(snapshot.context.message).toBeUndefined();
+        expect(isRefusedFile(snapshot)).toBe(false);
+      },
+      failed: (snapshot) => {
+        expect(snapshot.hasTag('busy')).toBe(false);
+        expect([refusedByServer.UploadedDocuments[0]?.Message, uploadFailedText]).toContain(snapshot.context.message);
+      },
+      done: (snapshot) => {
+        expect(snapshot.status).toBe('done');
+        expect(snapshot.context.message).toBeUndefined();
+      },
+    },
+    transitions: {
+      'queued + upload.start': ({ after, started }) => {
+        if (isRefusedFile(after)) {
+          expect(after.matches('refused')).toBe(true);
+          expect(started).toEqual({});
+        } else {
+          expect(after.matches('uploading')).toBe(true);
+          expect(started.uploadDocument).toEqual({ applicationId: '1042', file: pdf });
+        }
+      },
+      'uploading + xstate.done.actor.uploadDocument': ({ event, after }) => {
+        if (event.output === stored) expect(after.matches('done')).toBe(true);
+        else {
+          expect(after.matches('failed')).toBe(true);
+          // The file's own Message from the server, not the summary.
+          expect(after.context.message).toBe('The file is larger than 20 MB.');
+        }
+      },
+      'uploading + xstate.error.actor.uploadDocument': ({ after }) => {
+        expect(after.matches('failed')).toBe(true);
+        expect(after.context.message).toBe(uploadFailedText);
+      },
+      'failed + upload.retry': ({ after, started }) => {
+        expect(after.matches('uploading')).toBe(true);
+        expect(started.uploadDocument).toEqual({ applicationId: '1042', file: pdf });
+      },
+    },
+  },
+});
