@@ -17,6 +17,7 @@ import { registerLookupRoutes } from './api/lookups.routes.ts';
 import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerApplicationDetailRoutes } from './api/application-detail.routes.ts';
 import { registerDocumentRoutes } from './api/documents.routes.ts';
+import { registerBulkUploadRoutes } from './api/bulk-upload.routes.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { storageFor } from './storage/storage.ts';
 import { ensureSampleDocuments } from './storage/sample-documents.ts';
@@ -87,6 +88,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerAdminRoutes(context);
   registerApplicationDetailRoutes(context);
   registerDocumentRoutes(context, storage);
+  registerBulkUploadRoutes(context);
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);
   registerHealthRoutes(context, databaseRestarts);

@@ -524,3 +524,28 @@ export const storedFileChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.seq] })],
 );
+
+/**
+ * Bulk uploads (issue 15): each imported file's hash, so the same file within an hour is refused
+ * rather than imported twice, and the error workbooks people download to fix their file. An error
+ * file belongs to its tenant and expires; rows past expiry are never served and are swept on write.
+ */
+export const bulkUploads = pgTable(
+  'bulk_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    userId: uuid('user_id'),
+    /** 'imported' (sha256 kept for duplicate detection) or 'invalid' (errorFile kept for download). */
+    outcome: text('outcome').notNull(),
+    sha256: text('sha256').notNull(),
+    fileName: text('file_name').notNull().default(''),
+    rowCount: integer('row_count').notNull().default(0),
+    errorFile: customType<{ data: Buffer }>({ dataType: () => 'bytea' })('error_file'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('bulk_uploads_tenant_hash').on(t.tenantId, t.sha256, t.createdAt)],
+);
