@@ -152,11 +152,11 @@ export interface TaxDisplay {
 }
 
 /**
- * AM §6 Tax card. The server blanks Tfn for callers without viewsensitive, so whether one was
- * provided then comes from TfnProvided (see the schema).
+ * AM §6 Tax card. Tfn is empty when none was provided; a caller without viewsensitive receives a
+ * placeholder instead of the number (server/db/application-detail-store.ts), so it never shows.
  */
 export function taxDisplay(tax: TaxInformation, claims: Claims): TaxDisplay {
-  const provided = tax.TfnProvided ?? tax.Tfn !== '';
+  const provided = tax.Tfn !== '';
   const sensitive = hasClaim(claims, 'app.taxdetails.viewsensitive');
   return {
     applicantName: tax.ApplicantName,

@@ -51,15 +51,7 @@ export const ExceptionSchema = z.object({ ViolationName: z.string(), ViolationDa
 export type ApplicationException = z.infer<typeof ExceptionSchema>;
 
 /** AM §3 Tax: Tfn is empty when not provided; only callers with app.taxdetails.viewsensitive receive it. */
-export const TaxInformationSchema = z.object({
-  ApplicantName: z.string(),
-  Tfn: z.string(),
-  /**
-   * Whether a TFN was provided, for callers whose Tfn is blanked (viewsummary without viewsensitive):
-   * the card shows 'Provided' / 'Not Provided' from it. Optional: without it, a non-empty Tfn means provided.
-   */
-  TfnProvided: z.optional(z.boolean()),
-});
+export const TaxInformationSchema = z.object({ ApplicantName: z.string(), Tfn: z.string() });
 export type TaxInformation = z.infer<typeof TaxInformationSchema>;
 
 export const ReportItemSchema = z.object({ ReportName: z.string(), DisplayName: z.string() });

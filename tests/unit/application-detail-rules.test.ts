@@ -182,15 +182,15 @@ describe('cards and controls by claim (AM §6), one claim at a time', () => {
 
 describe('tax information (AM §6)', () => {
   it.each([
-    // claims, Tfn, TfnProvided, summary, tfn shown
-    [['app.taxdetails.viewsummary'], '', undefined, 'Not Provided', undefined],
-    [['app.taxdetails.viewsummary'], '', true, 'Provided', undefined],
-    [['app.taxdetails.viewsummary'], '', false, 'Not Provided', undefined],
-    [['app.taxdetails.viewsummary'], '123456782', undefined, 'Provided', undefined],
-    [['app.taxdetails.viewsummary', 'app.taxdetails.viewsensitive'], '123456782', true, 'Provided', '123456782'],
-    [['app.taxdetails.viewsummary', 'app.taxdetails.viewsensitive'], '', false, 'Not Provided', undefined],
-  ] as const)('%j, Tfn %j, provided %s: %s, TFN %s', (claims, Tfn, TfnProvided, summary, tfn) => {
-    const shown = taxDisplay({ ApplicantName: 'Jane', Tfn, TfnProvided }, claims);
+    // claims, Tfn as the server sends it, summary, TFN shown
+    [['app.taxdetails.viewsummary'], '', 'Not Provided', undefined],
+    [['app.taxdetails.viewsummary'], 'Provided', 'Provided', undefined],
+    [['app.taxdetails.viewsummary', 'app.taxdetails.viewsensitive'], '123456782', 'Provided', '123456782'],
+    [['app.taxdetails.viewsummary', 'app.taxdetails.viewsensitive'], '', 'Not Provided', undefined],
+    // Should a number reach a caller without viewsensitive, it still does not show.
+    [['app.taxdetails.viewsummary'], '123456782', 'Provided', undefined],
+  ] as const)('%j, Tfn %j: %s, TFN %s', (claims, Tfn, summary, tfn) => {
+    const shown = taxDisplay({ ApplicantName: 'Jane', Tfn }, claims);
     expect(shown.summary).toBe(summary);
     expect(shown.tfn).toBe(tfn);
   });
