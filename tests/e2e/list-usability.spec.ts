@@ -78,6 +78,8 @@ test.describe('application list usability (issue 16)', () => {
         return cell ? own.left < cell.left || own.right > cell.right : true;
       });
       expect(cut).toBe(false);
+      // Select all is there (it was once hidden with the empty sort arrows).
+      await expect(grid(page).getByRole('columnheader').first().locator('label [aria-hidden="true"]')).toBeVisible();
       // Every column header is on screen.
       for (const header of await grid(page).getByRole('columnheader').all()) {
         const headerBox = await header.boundingBox();
