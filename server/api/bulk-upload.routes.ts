@@ -10,11 +10,19 @@ import {
 } from '../../src/schemas/bulk-upload.schema.ts';
 import { badRequest, notFound } from '../http-error.ts';
 import { isUuid } from '../db/applications-store.ts';
-import { bulkUploadLookups, findErrorFile, importApplications, recentlyImported, saveErrorFile, usedExternalIds } from '../db/bulk-upload-store.ts';
+import {
+  bulkUploadLookups,
+  findErrorFile,
+  importApplications,
+  recentlyImported,
+  saveErrorFile,
+  usedExternalIds,
+} from '../db/bulk-upload-store.ts';
 import { validateRows } from '../bulk-upload/validate-rows.ts';
 import { buildTemplate, readUpload, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
 import { zipProblem } from '../bulk-upload/zip-guard.ts';
 import { principalOf, type RouteContext } from './context.ts';
+import { cleanFileName } from './documents.routes.ts';
 
 /** Issue 15 limits: the upload's size, and what its zip may inflate to before exceljs opens it. */
 export const bulkUploadMaxBytes = 10 * 1024 * 1024;
@@ -28,7 +36,11 @@ export const xlsNotSupportedMessage =
 export const duplicateFileMessage =
   'This file was already uploaded in the last hour and its applications were created. It was not imported again.';
 
-const answer = (ResponseType: string, Message: string, TemporaryErrorFileId: string | null = null): BulkUploadResponse => ({
+const answer = (
+  ResponseType: string,
+  Message: string,
+  TemporaryErrorFileId: string | null = null,
+): BulkUploadResponse => ({
   Success: ResponseType === bulkUploadResponseTypes.success,
   Message,
   ResponseType,
@@ -36,10 +48,11 @@ const answer = (ResponseType: string, Message: string, TemporaryErrorFileId: str
 });
 const invalidFile = (message: string) => answer(bulkUploadResponseTypes.invalidFile, message);
 
-const safeName = (name: string) => (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f"]/g, '').slice(0, 150);
-
 /** The file's bytes, or undefined when it is over `max` (the rest is drained, never buffered). */
-async function readLimited(file: Readable & { truncated?: boolean }, max: number): Promise<Buffer | undefined> {
+async function readLimited(
+  file: Readable & { truncated?: boolean },
+  max: number,
+): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of file as AsyncIterable<Buffer>) {
@@ -71,9 +84,11 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
     { preValidation: rule, schema: { params: BulkUploadErrorFileParamsSchema } },
     async (request, reply) => {
       const { id } = request.params;
-      const file = isUuid(id) ? await findErrorFile(db, principalOf(request).tenantId, id.toLowerCase()) : undefined;
+      const file = isUuid(id)
+        ? await findErrorFile(db, principalOf(request).tenantId, id.toLowerCase())
+        : undefined;
       if (!file) throw notFound('This error file is unknown or has expired. Upload the file again.');
-      const base = file.fileName.replace(/\.xlsx?$/i, '') || 'applications';
+      const base = file.fileName.replace(/\.xlsx?$/i, '').replace(/["\\]/g, '') || 'applications';
       return reply
         .header('content-type', xlsxMime)
         .header('content-disposition', `attachment; filename="${base}-issues.xlsx"`)
@@ -84,7 +99,9 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
 
   app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
-    await typed.register(multipart, { limits: { files: 1, fields: 5, fieldSize: 1024, parts: 6, fileSize: bulkUploadMaxBytes } });
+    await typed.register(multipart, {
+      limits: { files: 1, fields: 5, fieldSize: 1024, parts: 6, fileSize: bulkUploadMaxBytes },
+    });
 
     typed.post(
       '/api/application/bulkupload',
@@ -95,8 +112,12 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
         let upload: { name: string; content: Buffer | undefined } | undefined;
         for await (const part of request.parts()) {
           if (part.type !== 'file') continue;
-          if (part.fieldname !== 'files[]' && part.fieldname !== 'files') throw badRequest(`${part.fieldname}: the file goes in files[]`);
-          upload = { name: safeName(part.filename), content: await readLimited(part.file, bulkUploadMaxBytes) };
+          if (part.fieldname !== 'files[]' && part.fieldname !== 'files')
+            throw badRequest(`${part.fieldname}: the file goes in files[]`);
+          upload = {
+            name: cleanFileName(part.filename),
+            content: await readLimited(part.file, bulkUploadMaxBytes),
+          };
         }
         if (!upload) throw badRequest('files[]: no file in the upload');
         const { name, content } = upload;
@@ -105,21 +126,27 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
         if (!content) return invalidFile(`The file is larger than ${bulkUploadMaxBytes / 1024 / 1024} MB.`);
         // docs/decisions/005: .xls is recognised by its content and answered, not read.
         if (content.subarray(0, 8).equals(oleHeader)) return invalidFile(xlsNotSupportedMessage);
-        if (extension === 'xls' || !content.subarray(0, 4).equals(zipHeader)) return invalidFile('The file is not an Excel workbook.');
+        if (extension === 'xls' || !content.subarray(0, 4).equals(zipHeader))
+          return invalidFile('The file is not an Excel workbook.');
         const zip = zipProblem(content, bulkUploadMaxUncompressedBytes);
         if (zip) {
           request.log.warn({ problem: zip, size: content.length }, 'bulk upload refused before reading');
-          return invalidFile('The file is not a workbook this portal can read, or it is too large once unpacked.');
+          return invalidFile(
+            'The file is not a workbook this portal can read, or it is too large once unpacked.',
+          );
         }
 
         const sha256 = createHash('sha256').update(content).digest('hex');
         // Before validation: the first import's external ids would otherwise make this one look invalid.
-        if (await recentlyImported(db, principal.tenantId, sha256)) return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
+        if (await recentlyImported(db, principal.tenantId, sha256))
+          return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
 
         const read = await readUpload(content);
         if (!read.ok) return invalidFile(read.problem);
         const lookups = await bulkUploadLookups(db, principal.tenantId);
-        const externalIds = [...new Set(read.rows.map((row) => row.cells[9]?.toLowerCase() ?? '').filter(Boolean))];
+        const externalIds = [
+          ...new Set(read.rows.map((row) => row.cells[9]?.toLowerCase() ?? '').filter(Boolean)),
+        ];
         const used = await usedExternalIds(db, principal.tenantId, externalIds);
         const { problems, valid } = validateRows(read.rows, lookups, used);
 
@@ -133,8 +160,12 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
             id,
           );
         }
-        const outcome = await importApplications(db, principal, valid, lookups.ownerRecords, { sha256, name });
-        if (outcome.kind === 'duplicate') return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
+        const outcome = await importApplications(db, principal, valid, lookups.ownerRecords, {
+          sha256,
+          name,
+        });
+        if (outcome.kind === 'duplicate')
+          return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
         return answer(bulkUploadResponseTypes.success, `${outcome.count} application(s) created.`);
       },
     );

@@ -55,7 +55,11 @@ export function australianMobile(text: string, number: number | undefined): stri
  * Checks every cell of every row against the template's rules and the tenant's lists; `existing`
  * are external ids already used by the tenant's applications (lower case).
  */
-export function validateRows(rows: UploadRows, lookups: TemplateLookups, existingExternalIds: ReadonlySet<string>) {
+export function validateRows(
+  rows: UploadRows,
+  lookups: TemplateLookups,
+  existingExternalIds: ReadonlySet<string>,
+) {
   const problems: CellProblem[] = [];
   const valid: ImportRow[] = [];
   const types = new Map(applicationTypes.map(([name, short]) => [lower(name), { name, short }]));
@@ -83,42 +87,64 @@ export function validateRows(rows: UploadRows, lookups: TemplateLookups, existin
       if (cell(key).length > maxTextLength) fail(key, `At most ${maxTextLength} characters.`);
     }
     const type = types.get(lower(cell('ApplicationType')));
-    if (cell('ApplicationType') !== '' && !type) fail('ApplicationType', `"${cell('ApplicationType')}" is not an application type.`);
-    if (cell('Email') !== '' && !emailSchema.safeParse(cell('Email')).success) fail('Email', `"${cell('Email')}" is not a valid e-mail address.`);
+    if (cell('ApplicationType') !== '' && !type)
+      fail('ApplicationType', `"${cell('ApplicationType')}" is not an application type.`);
+    if (cell('Email') !== '' && !emailSchema.safeParse(cell('Email')).success)
+      fail('Email', `"${cell('Email')}" is not a valid e-mail address.`);
     const mobileText = cell('Mobile');
     const mobile = mobileText === '' ? '' : australianMobile(mobileText, numbers[indexOf('Mobile')]);
-    if (mobile === undefined) fail('Mobile', `"${mobileText}" is not an Australian mobile number (04XX XXX XXX).`);
+    if (mobile === undefined)
+      fail('Mobile', `"${mobileText}" is not an Australian mobile number (04XX XXX XXX).`);
     const subBrand = cell('SubBrand') === '' ? '' : subBrands.get(lower(cell('SubBrand')));
-    if (subBrand === undefined) fail('SubBrand', `"${cell('SubBrand')}" is not a sub-brand of this organisation.`);
+    if (subBrand === undefined)
+      fail('SubBrand', `"${cell('SubBrand')}" is not a sub-brand of this organisation.`);
     const productCodes: string[] = [];
-    for (const name of cell('Products').split(',').map((part) => part.trim()).filter(Boolean)) {
+    for (const name of cell('Products')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const code = productsByKey.get(lower(name));
       if (!code) fail('Products', `"${name}" is not a product of this organisation.`);
       else if (!productCodes.includes(code)) productCodes.push(code);
     }
     const ownerIndex = owners.get(lower(cell('Owner')));
-    if (cell('Owner') !== '' && ownerIndex === undefined) fail('Owner', `"${cell('Owner')}" is not an owner in this organisation.`);
+    if (cell('Owner') !== '' && ownerIndex === undefined)
+      fail('Owner', `"${cell('Owner')}" is not an owner in this organisation.`);
     if (ownerIndex === -1) fail('Owner', `More than one owner is called "${cell('Owner')}".`);
     const externalId = cell('ExternalId');
-    if (externalId.length > maxExternalIdLength) fail('ExternalId', `At most ${maxExternalIdLength} characters.`);
+    if (externalId.length > maxExternalIdLength)
+      fail('ExternalId', `At most ${maxExternalIdLength} characters.`);
     if (externalId !== '') {
       const earlier = externalIdRows.get(lower(externalId));
       if (earlier !== undefined) fail('ExternalId', `"${externalId}" is also on row ${earlier}.`);
-      else if (existingExternalIds.has(lower(externalId))) fail('ExternalId', `"${externalId}" is already used by an existing application.`);
+      else if (existingExternalIds.has(lower(externalId)))
+        fail('ExternalId', `"${externalId}" is already used by an existing application.`);
       else externalIdRows.set(lower(externalId), row);
     }
     const amountText = cell('InvestmentAmount');
-    const amount = amountText === '' ? 0 : (numbers[indexOf('InvestmentAmount')] ?? Number(amountText.replace(/[$,\s]/g, '')));
+    const amount =
+      amountText === ''
+        ? 0
+        : (numbers[indexOf('InvestmentAmount')] ?? Number(amountText.replace(/[$,\s]/g, '')));
     if (!Number.isFinite(amount) || amount < 0 || amount > maxInvestmentAmount) {
       fail('InvestmentAmount', `Must be a number from 0 to ${maxInvestmentAmount.toLocaleString('en-AU')}.`);
     }
     const language = cell('Language') === '' ? 'English' : languageNames.get(lower(cell('Language')));
     if (!language) fail('Language', `"${cell('Language')}" is not a supported language.`);
-    if (cell('PromoCode').length > maxPromoCodeLength) fail('PromoCode', `At most ${maxPromoCodeLength} characters.`);
+    if (cell('PromoCode').length > maxPromoCodeLength)
+      fail('PromoCode', `At most ${maxPromoCodeLength} characters.`);
     const mode = cell('SigningMode') === '' ? 'Pin' : modes.get(lower(cell('SigningMode')));
     if (!mode) fail('SigningMode', 'Must be Online or Print & Sign.');
 
-    if (problems.length === before && type && mobile !== undefined && subBrand !== undefined && ownerIndex !== undefined && language && mode) {
+    if (
+      problems.length === before &&
+      type &&
+      mobile !== undefined &&
+      subBrand !== undefined &&
+      ownerIndex !== undefined &&
+      language &&
+      mode
+    ) {
       valid.push({
         accountName: cell('AccountName'),
         applicationType: type.name,

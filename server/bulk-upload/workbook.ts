@@ -24,7 +24,8 @@ export const maxDataRows = 10_000;
 
 const columnLetter = (index: number) => {
   let letter = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) letter = String.fromCharCode(65 + ((n - 1) % 26)) + letter;
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letter = String.fromCharCode(65 + ((n - 1) % 26)) + letter;
   return letter;
 };
 
@@ -40,7 +41,11 @@ export async function buildTemplate(lookups: TemplateLookups): Promise<Buffer> {
   const instructions = workbook.addWorksheet(instructionsSheetName);
   const lists = workbook.addWorksheet(listsSheetName, { state: 'hidden' });
 
-  sheet.columns = templateColumns.map((column) => ({ header: column.header, key: column.key, width: column.width }));
+  sheet.columns = templateColumns.map((column) => ({
+    header: column.header,
+    key: column.key,
+    width: column.width,
+  }));
   const header = sheet.getRow(1);
   header.font = { bold: true };
   templateColumns.forEach((column, index) => {
@@ -73,7 +78,10 @@ export async function buildTemplate(lookups: TemplateLookups): Promise<Buffer> {
   }
   const productLetter = columnLetter(listColumn);
   lists.getCell(`${productLetter}1`).value = 'Products';
-  lookups.products.forEach((product, index) => (lists.getCell(`${productLetter}${index + 2}`).value = `${product.name} (${product.code})`));
+  lookups.products.forEach(
+    (product, index) =>
+      (lists.getCell(`${productLetter}${index + 2}`).value = `${product.name} (${product.code})`),
+  );
 
   instructions.columns = [
     { header: 'Column', key: 'column', width: 22 },
@@ -89,8 +97,13 @@ export async function buildTemplate(lookups: TemplateLookups): Promise<Buffer> {
     instructions.addRow({ column: column.header, required: column.required ? 'Yes' : 'No', help });
   }
   instructions.addRow({});
-  instructions.addRow({ column: 'Notes', help: `Fill one application per row on the ${applicationsSheetName} sheet, at most ${maxDataRows.toLocaleString('en-AU')} rows. Do not rename the sheets or change the header row.` });
-  instructions.addRow({ help: 'If a file has problems nothing is imported: download the file with the highlighted issues, correct them and upload it again.' });
+  instructions.addRow({
+    column: 'Notes',
+    help: `Fill one application per row on the ${applicationsSheetName} sheet, at most ${maxDataRows.toLocaleString('en-AU')} rows. Do not rename the sheets or change the header row.`,
+  });
+  instructions.addRow({
+    help: 'If a file has problems nothing is imported: download the file with the highlighted issues, correct them and upload it again.',
+  });
 
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
@@ -101,7 +114,11 @@ export function cellText(value: ExcelJS.CellValue): string {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if ('richText' in value) return value.richText.map((run) => run.text).join('').trim();
+  if ('richText' in value)
+    return value.richText
+      .map((run) => run.text)
+      .join('')
+      .trim();
   if ('text' in value && typeof value.text === 'string') return value.text.trim();
   if ('result' in value) return value.result === undefined ? '' : cellText(value.result as ExcelJS.CellValue);
   if ('error' in value) return String(value.error);
@@ -111,8 +128,7 @@ export function cellText(value: ExcelJS.CellValue): string {
 export type UploadRows = { row: number; cells: string[]; numbers: (number | undefined)[] }[];
 
 export type ReadResult =
-  | { ok: true; workbook: ExcelJS.Workbook; rows: UploadRows }
-  | { ok: false; problem: string };
+  { ok: true; workbook: ExcelJS.Workbook; rows: UploadRows } | { ok: false; problem: string };
 
 /** Loads an .xlsx and reads the Applications sheet as the template defines it, or says why not. */
 export async function readUpload(buffer: Buffer): Promise<ReadResult> {
@@ -127,11 +143,15 @@ export async function readUpload(buffer: Buffer): Promise<ReadResult> {
   const header = sheet.getRow(1);
   for (const [index, column] of templateColumns.entries()) {
     if (cellText(header.getCell(index + 1).value) !== column.header) {
-      return { ok: false, problem: `Column ${columnLetter(index)} of the header row must be "${column.header}".` };
+      return {
+        ok: false,
+        problem: `Column ${columnLetter(index)} of the header row must be "${column.header}".`,
+      };
     }
   }
   const extra = cellText(header.getCell(templateColumns.length + 1).value);
-  if (extra !== '' && extra !== issuesHeader) return { ok: false, problem: `The header row has an unexpected column "${extra}".` };
+  if (extra !== '' && extra !== issuesHeader)
+    return { ok: false, problem: `The header row has an unexpected column "${extra}".` };
 
   const rows: UploadRows = [];
   for (let rowNumber = 2; rowNumber <= sheet.rowCount; rowNumber++) {
@@ -144,10 +164,15 @@ export async function readUpload(buffer: Buffer): Promise<ReadResult> {
       numbers.push(typeof value === 'number' ? value : undefined);
     }
     if (cells.every((cell) => cell === '')) continue;
-    if (rows.length === maxDataRows) return { ok: false, problem: `The file has more than ${maxDataRows.toLocaleString('en-AU')} applications.` };
+    if (rows.length === maxDataRows)
+      return {
+        ok: false,
+        problem: `The file has more than ${maxDataRows.toLocaleString('en-AU')} applications.`,
+      };
     rows.push({ row: rowNumber, cells, numbers });
   }
-  if (rows.length === 0) return { ok: false, problem: `The ${applicationsSheetName} sheet has no applications.` };
+  if (rows.length === 0)
+    return { ok: false, problem: `The ${applicationsSheetName} sheet has no applications.` };
   return { ok: true, workbook, rows };
 }
 
@@ -157,7 +182,10 @@ const errorFill: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { 
  * The uploaded workbook with each invalid cell filled red with a comment saying what is wrong, and
  * the Issues column summarising each row's problems (cleared on rows that have none).
  */
-export async function writeErrorWorkbook(workbook: ExcelJS.Workbook, problems: readonly CellProblem[]): Promise<Buffer> {
+export async function writeErrorWorkbook(
+  workbook: ExcelJS.Workbook,
+  problems: readonly CellProblem[],
+): Promise<Buffer> {
   const sheet = workbook.getWorksheet(applicationsSheetName);
   if (!sheet) throw new Error('The Applications sheet disappeared.');
   const issuesColumn = templateColumns.length + 1;
@@ -178,6 +206,7 @@ export async function writeErrorWorkbook(workbook: ExcelJS.Workbook, problems: r
     messages.push(`${templateColumns[problem.column]?.header ?? ''}: ${problem.message}`);
     byRow.set(problem.row, messages);
   }
-  for (const [rowNumber, messages] of byRow) sheet.getRow(rowNumber).getCell(issuesColumn).value = messages.join('; ');
+  for (const [rowNumber, messages] of byRow)
+    sheet.getRow(rowNumber).getCell(issuesColumn).value = messages.join('; ');
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }

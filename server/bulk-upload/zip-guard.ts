@@ -13,10 +13,12 @@ export function zipProblem(buffer: Buffer, maxTotalBytes: number): string | unde
   const entries = buffer.readUInt16LE(end + 10);
   const directorySize = buffer.readUInt32LE(end + 12);
   let offset = buffer.readUInt32LE(end + 16);
-  if (offset === 0xffffffff || entries === 0xffff || offset + directorySize > buffer.length) return 'zip64 or truncated zip';
+  if (offset === 0xffffffff || entries === 0xffff || offset + directorySize > buffer.length)
+    return 'zip64 or truncated zip';
   let total = 0;
   for (let index = 0; index < entries; index++) {
-    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== 0x02014b50) return 'broken central directory';
+    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== 0x02014b50)
+      return 'broken central directory';
     const method = buffer.readUInt16LE(offset + 10);
     const compressedSize = buffer.readUInt32LE(offset + 20);
     const size = buffer.readUInt32LE(offset + 24);
@@ -28,8 +30,10 @@ export function zipProblem(buffer: Buffer, maxTotalBytes: number): string | unde
     total += size;
     if (size === 0xffffffff || compressedSize === 0xffffffff) return 'zip64 entry';
     if (total > maxTotalBytes) return 'uncompressed size over the limit';
-    if (localOffset + 30 > buffer.length || buffer.readUInt32LE(localOffset) !== 0x04034b50) return 'broken local header';
-    const dataStart = localOffset + 30 + buffer.readUInt16LE(localOffset + 26) + buffer.readUInt16LE(localOffset + 28);
+    if (localOffset + 30 > buffer.length || buffer.readUInt32LE(localOffset) !== 0x04034b50)
+      return 'broken local header';
+    const dataStart =
+      localOffset + 30 + buffer.readUInt16LE(localOffset + 26) + buffer.readUInt16LE(localOffset + 28);
     const data = buffer.subarray(dataStart, dataStart + compressedSize);
     if (method === 0) {
       if (compressedSize !== size) return 'stored entry size mismatch';

@@ -24,15 +24,26 @@ export const errorFileLifetimeMs = 24 * 60 * 60 * 1000;
 const insertChunk = 500;
 
 /** The tenant's lists the template offers and the validation accepts, with the owners behind the names. */
-export async function bulkUploadLookups(db: Database, tenantId: string): Promise<TemplateLookups & { ownerRecords: Owner[] }> {
+export async function bulkUploadLookups(
+  db: Database,
+  tenantId: string,
+): Promise<TemplateLookups & { ownerRecords: Owner[] }> {
   const [brandRows, productRows, ownerRecords] = await Promise.all([
-    db.select({ name: subBrands.name }).from(subBrands).where(eq(subBrands.tenantId, tenantId)).orderBy(asc(subBrands.name)),
+    db
+      .select({ name: subBrands.name })
+      .from(subBrands)
+      .where(eq(subBrands.tenantId, tenantId))
+      .orderBy(asc(subBrands.name)),
     db
       .select({ code: products.code, name: products.name })
       .from(products)
       .where(eq(products.tenantId, tenantId))
       .orderBy(asc(products.sortOrder), asc(products.name)),
-    db.select().from(applicationOwners).where(eq(applicationOwners.tenantId, tenantId)).orderBy(asc(applicationOwners.displayName)),
+    db
+      .select()
+      .from(applicationOwners)
+      .where(eq(applicationOwners.tenantId, tenantId))
+      .orderBy(asc(applicationOwners.displayName)),
   ]);
   return {
     subBrands: brandRows.map((row) => row.name),
@@ -43,12 +54,21 @@ export async function bulkUploadLookups(db: Database, tenantId: string): Promise
 }
 
 /** Which of `externalIds` (lower case) the tenant's applications already use. */
-export async function usedExternalIds(db: Database, tenantId: string, externalIds: readonly string[]): Promise<Set<string>> {
+export async function usedExternalIds(
+  db: Database,
+  tenantId: string,
+  externalIds: readonly string[],
+): Promise<Set<string>> {
   if (externalIds.length === 0) return new Set();
   const rows = await db
     .select({ externalId: sql<string>`lower(${applications.externalId})` })
     .from(applications)
-    .where(and(eq(applications.tenantId, tenantId), sql`lower(${applications.externalId}) in (select jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb))`));
+    .where(
+      and(
+        eq(applications.tenantId, tenantId),
+        sql`lower(${applications.externalId}) in (select jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb))`,
+      ),
+    );
   return new Set(rows.map((row) => row.externalId));
 }
 
@@ -88,7 +108,9 @@ export async function importApplications(
   const [visibility] = await db.select().from(userVisibility).where(eq(userVisibility.userId, actor.userId));
   const restrictionGroup = visibility?.restrictionGroups[0] ?? '';
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bulk-upload:${actor.tenantId}:${file.sha256}`}))`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`bulk-upload:${actor.tenantId}:${file.sha256}`}))`,
+    );
     const [earlier] = await tx
       .select({ id: bulkUploads.id })
       .from(bulkUploads)
@@ -130,7 +152,14 @@ export async function importApplications(
       await tx.insert(applicationApplicants).values(
         created.map(({ id }, index) => {
           const row = chunk[index]!;
-          return { applicationId: id, position: 0, firstName: row.firstName, lastName: row.lastName, email: row.email, phone: row.mobile };
+          return {
+            applicationId: id,
+            position: 0,
+            firstName: row.firstName,
+            lastName: row.lastName,
+            email: row.email,
+            phone: row.mobile,
+          };
         }),
       );
       await tx.insert(applicationActivity).values(
@@ -156,7 +185,12 @@ export async function importApplications(
 }
 
 /** Keeps an error workbook for its uploader's tenant; returns its id. Expired records are swept here. */
-export async function saveErrorFile(db: Database, actor: Actor, file: { sha256: string; name: string; content: Buffer }, now = new Date()) {
+export async function saveErrorFile(
+  db: Database,
+  actor: Actor,
+  file: { sha256: string; name: string; content: Buffer },
+  now = new Date(),
+) {
   await db.delete(bulkUploads).where(lt(bulkUploads.expiresAt, now));
   const [saved] = await db
     .insert(bulkUploads)
@@ -179,6 +213,13 @@ export async function findErrorFile(db: Database, tenantId: string, id: string, 
   const [row] = await db
     .select({ fileName: bulkUploads.fileName, content: bulkUploads.errorFile })
     .from(bulkUploads)
-    .where(and(eq(bulkUploads.id, id), eq(bulkUploads.tenantId, tenantId), eq(bulkUploads.outcome, 'invalid'), gt(bulkUploads.expiresAt, now)));
+    .where(
+      and(
+        eq(bulkUploads.id, id),
+        eq(bulkUploads.tenantId, tenantId),
+        eq(bulkUploads.outcome, 'invalid'),
+        gt(bulkUploads.expiresAt, now),
+      ),
+    );
   return row?.content ? { fileName: row.fileName, content: row.content } : undefined;
 }

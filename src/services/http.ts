@@ -58,6 +58,11 @@ export function currentAccessToken(): string | undefined {
 
 const unauthorizedListeners = new Set<() => void>();
 
+/** For the rare request that cannot go through this wrapper (an upload with progress): its 401 ends the session too. */
+export function notifyUnauthorized(): void {
+  unauthorizedListeners.forEach((listener) => listener());
+}
+
 /** AM §4/§8: a 401 on any API call ends the session. The session machine listens here. */
 export function onUnauthorized(listener: () => void): () => void {
   unauthorizedListeners.add(listener);

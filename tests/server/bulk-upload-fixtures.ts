@@ -10,10 +10,19 @@ export function multipart(fileName: string, content: Buffer, field = 'files[]') 
   const head = Buffer.from(
     `--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${fileName}"\r\ncontent-type: application/octet-stream\r\n\r\n`,
   );
-  return { body: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([head, content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
-export function upload(server: TestServer, token: string, fileName: string, content: Buffer, host: string = hosts.demo) {
+export function upload(
+  server: TestServer,
+  token: string,
+  fileName: string,
+  content: Buffer,
+  host: string = hosts.demo,
+) {
   const { body, contentType } = multipart(fileName, content);
   return server.app.inject({
     method: 'POST',

@@ -14,7 +14,11 @@ let templateBytes: Buffer;
 beforeAll(async () => {
   server = await startTestServer(process.env.BULK_DEBUG ? { LOG_LEVEL: 'error' } : {});
   admin = await accessTokenFor(server, 'admin@demo.test');
-  const [first] = await server.db.select().from(applicationOwners).where(eq(applicationOwners.tenantId, 'demo')).limit(1);
+  const [first] = await server.db
+    .select()
+    .from(applicationOwners)
+    .where(eq(applicationOwners.tenantId, 'demo'))
+    .limit(1);
   owner = first!.displayName;
   templateBytes = await template(server, admin);
 });
@@ -26,7 +30,10 @@ function answerOf(response: { statusCode: number; body: string }) {
   return parsed.data;
 }
 const bulkRows = (prefix: string) =>
-  server.db.select().from(applications).where(and(eq(applications.tenantId, 'demo'), like(applications.externalId, `${prefix}%`)));
+  server.db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.tenantId, 'demo'), like(applications.externalId, `${prefix}%`)));
 
 describe('bulk upload template', () => {
   it('has the Applications sheet with the header row, drop-down lists and an Instructions sheet', async () => {
@@ -43,20 +50,44 @@ describe('bulk upload template', () => {
 
 describe('POST /api/application/bulkupload', () => {
   it('imports a valid 3-row file: three applications with activity, visible in the listing at once', async () => {
-    const file = await filled(templateBytes, [1, 2, 3].map((n) => validRow(n, owner, { ExternalId: `OK3-${n}` })));
+    const file = await filled(
+      templateBytes,
+      [1, 2, 3].map((n) => validRow(n, owner, { ExternalId: `OK3-${n}` })),
+    );
     const answer = answerOf(await upload(server, admin, 'three.xlsx', file));
-    expect(answer).toEqual({ Success: true, Message: '3 application(s) created.', ResponseType: 'Success', TemporaryErrorFileId: null });
+    expect(answer).toEqual({
+      Success: true,
+      Message: '3 application(s) created.',
+      ResponseType: 'Success',
+      TemporaryErrorFileId: null,
+    });
     const rows = await bulkRows('OK3-');
-    expect(rows.map((row) => row.accountName).sort()).toEqual(['Bulk Account 1', 'Bulk Account 2', 'Bulk Account 3']);
-    expect(rows[0]).toMatchObject({ status: 'Adviser edit', adviserName: owner, applicationModeCode: 'Pin', investmentAmount: 25000 });
-    const activity = await server.db.select().from(applicationActivity).where(eq(applicationActivity.applicationId, rows[0]!.id));
+    expect(rows.map((row) => row.accountName).sort()).toEqual([
+      'Bulk Account 1',
+      'Bulk Account 2',
+      'Bulk Account 3',
+    ]);
+    expect(rows[0]).toMatchObject({
+      status: 'Adviser edit',
+      adviserName: owner,
+      applicationModeCode: 'Pin',
+      investmentAmount: 25000,
+    });
+    const activity = await server.db
+      .select()
+      .from(applicationActivity)
+      .where(eq(applicationActivity.applicationId, rows[0]!.id));
     expect(activity[0]?.activity).toMatch(/^Application created by .+ \(bulk upload three\.xlsx\)$/);
     const list = await api(server, 'GET', `/api/application/list/all?q=OK3-1`, { token: admin });
     expect(list.json().TotalRows).toBe(1);
 
     // The same file again within the hour: refused, nothing created twice.
     const again = answerOf(await upload(server, admin, 'three.xlsx', file));
-    expect(again).toMatchObject({ Success: false, ResponseType: 'DuplicateFile', Message: duplicateFileMessage });
+    expect(again).toMatchObject({
+      Success: false,
+      ResponseType: 'DuplicateFile',
+      Message: duplicateFileMessage,
+    });
     expect(await bulkRows('OK3-')).toHaveLength(3);
   });
 
@@ -64,8 +95,20 @@ describe('POST /api/application/bulkupload', () => {
     const file = await filled(templateBytes, [
       validRow(10, owner, { ExternalId: 'BAD-1' }),
       validRow(11, owner, { ExternalId: 'BAD-2', Email: 'not-an-email', Mobile: '0312345678' }),
-      validRow(12, owner, { ExternalId: 'BAD-1', AccountName: '', SubBrand: 'Nope', Owner: 'Nobody', InvestmentAmount: -5 }),
-      validRow(13, owner, { ExternalId: 'OK3-1', Products: 'NOPRODUCT', Language: 'Klingon', SigningMode: 'Fax', ApplicationType: 'Club' }),
+      validRow(12, owner, {
+        ExternalId: 'BAD-1',
+        AccountName: '',
+        SubBrand: 'Nope',
+        Owner: 'Nobody',
+        InvestmentAmount: -5,
+      }),
+      validRow(13, owner, {
+        ExternalId: 'OK3-1',
+        Products: 'NOPRODUCT',
+        Language: 'Klingon',
+        SigningMode: 'Fax',
+        ApplicationType: 'Club',
+      }),
     ]);
     const answer = answerOf(await upload(server, admin, 'bad.xlsx', file));
     expect(answer.Success).toBe(false);
@@ -73,7 +116,12 @@ describe('POST /api/application/bulkupload', () => {
     expect(answer.TemporaryErrorFileId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await bulkRows('BAD-')).toHaveLength(0);
 
-    const download = await api(server, 'GET', `/api/application/bulkupload/errorfile/${answer.TemporaryErrorFileId}`, { token: admin });
+    const download = await api(
+      server,
+      'GET',
+      `/api/application/bulkupload/errorfile/${answer.TemporaryErrorFileId}`,
+      { token: admin },
+    );
     expect(download.statusCode).toBe(200);
     const sheet = (await readWorkbook(download.rawPayload)).getWorksheet('Applications')!;
     const expectations: [string, RegExp][] = [
@@ -93,7 +141,11 @@ describe('POST /api/application/bulkupload', () => {
     for (const [address, message] of expectations) {
       const cell = sheet.getCell(address);
       expect(cell.note, address).toMatch(message);
-      expect(cell.fill, address).toMatchObject({ type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFF9999' } });
+      expect(cell.fill, address).toMatchObject({
+        type: 'pattern',
+        pattern: 'solid',
+        fgColor: { argb: 'FFFF9999' },
+      });
     }
     // A valid cell and a valid row stay as they were.
     expect(sheet.getCell('A2').note).toBeUndefined();
@@ -105,7 +157,9 @@ describe('POST /api/application/bulkupload', () => {
     const workbook = await readWorkbook(download.rawPayload);
     const fixed = workbook.getWorksheet('Applications')!;
     for (const rowNumber of [3, 4, 5]) fixed.getRow(rowNumber).eachCell((cell) => (cell.value = null));
-    const answerAfterFix = answerOf(await upload(server, admin, 'bad-issues.xlsx', Buffer.from(await workbook.xlsx.writeBuffer())));
+    const answerAfterFix = answerOf(
+      await upload(server, admin, 'bad-issues.xlsx', Buffer.from(await workbook.xlsx.writeBuffer())),
+    );
     expect(answerAfterFix, answerAfterFix.Message).toMatchObject({ ResponseType: 'Success' });
     expect(await bulkRows('BAD-')).toHaveLength(1);
   });
@@ -114,18 +168,33 @@ describe('POST /api/application/bulkupload', () => {
     const file = await filled(templateBytes, [validRow(20, owner, { Email: 'x' })]);
     const { TemporaryErrorFileId } = answerOf(await upload(server, admin, 'x.xlsx', file));
     const acme = await accessTokenFor(server, 'admin@acme.test', hosts.acme);
-    const other = await api(server, 'GET', `/api/application/bulkupload/errorfile/${TemporaryErrorFileId}`, { token: acme, host: hosts.acme });
+    const other = await api(server, 'GET', `/api/application/bulkupload/errorfile/${TemporaryErrorFileId}`, {
+      token: acme,
+      host: hosts.acme,
+    });
     expect(other.statusCode).toBe(404);
-    expect((await api(server, 'GET', '/api/application/bulkupload/errorfile/nope', { token: admin })).statusCode).toBe(404);
+    expect(
+      (await api(server, 'GET', '/api/application/bulkupload/errorfile/nope', { token: admin })).statusCode,
+    ).toBe(404);
   });
 
   it('answers the other-errors response for structure problems, renamed files, .xls and zip bombs', async () => {
-    const kinds = async (name: string, content: Buffer) => answerOf(await upload(server, admin, name, content));
+    const kinds = async (name: string, content: Buffer) =>
+      answerOf(await upload(server, admin, name, content));
     const exe = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(2000, 1)]);
     expect(await kinds('tool.xlsx', exe)).toMatchObject({ Success: false, ResponseType: 'InvalidFile' });
-    expect(await kinds('data.csv', Buffer.from('a,b\n'))).toMatchObject({ ResponseType: 'InvalidFile', Message: 'Only .xlsx and .xls files can be uploaded.' });
-    const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(4000)]);
-    expect(await kinds('old.xls', ole)).toMatchObject({ ResponseType: 'InvalidFile', Message: xlsNotSupportedMessage });
+    expect(await kinds('data.csv', Buffer.from('a,b\n'))).toMatchObject({
+      ResponseType: 'InvalidFile',
+      Message: 'Only .xlsx and .xls files can be uploaded.',
+    });
+    const ole = Buffer.concat([
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(4000),
+    ]);
+    expect(await kinds('old.xls', ole)).toMatchObject({
+      ResponseType: 'InvalidFile',
+      Message: xlsNotSupportedMessage,
+    });
 
     const workbook = await readWorkbook(templateBytes);
     workbook.getWorksheet('Applications')!.getCell('A1').value = 'Name';
@@ -136,7 +205,11 @@ describe('POST /api/application/bulkupload', () => {
 
     // 1 GiB of zeros deflates to about 1 MB: the guard refuses it before anything is inflated whole.
     const before = process.memoryUsage().rss;
-    const bomb = zipWith('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.alloc(256 * 1024 * 1024)), 256 * 1024 * 1024);
+    const bomb = zipWith(
+      'xl/worksheets/sheet1.xml',
+      deflateRawSync(Buffer.alloc(256 * 1024 * 1024)),
+      256 * 1024 * 1024,
+    );
     expect(await kinds('bomb.xlsx', bomb)).toMatchObject({ ResponseType: 'InvalidFile' });
     // Lying about the size does not help.
     const liar = zipWith('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.alloc(64 * 1024 * 1024)), 1000);
@@ -149,7 +222,9 @@ describe('POST /api/application/bulkupload', () => {
     const staff = await accessTokenFor(server, 'staff@demo.test');
     expect((await upload(server, staff, 'a.xlsx', file)).statusCode).toBe(403);
     expect((await upload(server, 'nonsense', 'a.xlsx', file)).statusCode).toBe(401);
-    expect((await api(server, 'GET', '/api/application/bulkupload/template', { token: staff })).statusCode).toBe(403);
+    expect(
+      (await api(server, 'GET', '/api/application/bulkupload/template', { token: staff })).statusCode,
+    ).toBe(403);
     expect((await api(server, 'GET', '/api/application/bulkupload/errorfile/x', {})).statusCode).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
 import type { Key } from 'react-aria-components';
 import { withQueryChange } from '../../domain/application-query.ts';
 import { cancelApplicationsLabel, hasMoreMenu } from '../../domain/list-permissions.ts';
@@ -10,6 +11,9 @@ import { SegmentedLinks } from '../ui/segmented-links.tsx';
 import { ToggleButtons } from '../ui/toggle-buttons.tsx';
 import { useEffectiveView, useList, useListPermissions, useListSend } from './list-hooks.ts';
 import styles from './application-list.module.css';
+
+// Lazy: react-dropzone and the modal load when Upload Applications is chosen, not with the list.
+const BulkUploadModal = lazy(() => import('./bulk-upload-modal.tsx'));
 
 /** AM §2 action bar: My Apps / All Apps, New, More, the list/email view toggle and refresh. */
 export function ListActionBar() {
@@ -63,32 +67,49 @@ function ScopeToggle() {
   );
 }
 
-/** AM §2 More: Upload Applications (a later issue: shown, disabled), Export All to CSV, Cancel N application(s). */
+/** AM §2 More: Upload Applications (its modal), Export All to CSV, Cancel N application(s). */
 function MoreMenu() {
   const permissions = useListPermissions();
   const send = useListSend();
   const selection = useList((snapshot) => snapshot.context.selection);
   const canExport = useList((snapshot) => snapshot.can({ type: 'export.start' }));
-  const canCancel = useList((snapshot) => snapshot.can({ type: 'cancel.open', guids: snapshot.context.selection }));
+  const canCancel = useList((snapshot) =>
+    snapshot.can({ type: 'cancel.open', guids: snapshot.context.selection }),
+  );
 
-  const disabledKeys = ['upload', ...(canExport ? [] : ['export']), ...(canCancel ? [] : ['cancel'])];
+  // Whether the upload modal is open is screen state; its workflow is the bulk-upload machine.
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const closeUpload = useCallback(() => setUploadOpen(false), []);
+  const refreshList = useCallback(() => send({ type: 'list.refresh' }), [send]);
+
+  const disabledKeys = [...(canExport ? [] : ['export']), ...(canCancel ? [] : ['cancel'])];
   const onAction = (key: Key) => {
+    if (key === 'upload') setUploadOpen(true);
     if (key === 'export') send({ type: 'export.start' });
     if (key === 'cancel') send({ type: 'cancel.open', guids: selection });
   };
   return (
-    <MenuTrigger>
-      <Button>
-        More
-        <ChevronDownIcon />
-      </Button>
-      <MenuPopover>
-        <Menu aria-label="More actions" onAction={onAction} disabledKeys={disabledKeys}>
-          {permissions.bulkUpload && <MenuItem id="upload">Upload Applications</MenuItem>}
-          {permissions.export && <MenuItem id="export">Export All to CSV</MenuItem>}
-          {permissions.cancel && <MenuItem id="cancel">{cancelApplicationsLabel(selection.length)}</MenuItem>}
-        </Menu>
-      </MenuPopover>
-    </MenuTrigger>
+    <>
+      <MenuTrigger>
+        <Button>
+          More
+          <ChevronDownIcon />
+        </Button>
+        <MenuPopover>
+          <Menu aria-label="More actions" onAction={onAction} disabledKeys={disabledKeys}>
+            {permissions.bulkUpload && <MenuItem id="upload">Upload Applications</MenuItem>}
+            {permissions.export && <MenuItem id="export">Export All to CSV</MenuItem>}
+            {permissions.cancel && (
+              <MenuItem id="cancel">{cancelApplicationsLabel(selection.length)}</MenuItem>
+            )}
+          </Menu>
+        </MenuPopover>
+      </MenuTrigger>
+      {uploadOpen && (
+        <Suspense fallback={null}>
+          <BulkUploadModal onClose={closeUpload} onUploaded={refreshList} />
+        </Suspense>
+      )}
+    </>
   );
 }
