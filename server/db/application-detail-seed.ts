@@ -42,12 +42,14 @@ function randomFor(guid: string) {
     chance: (probability: number) => next() < probability,
     pick: <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T,
     digits: (length: number) => Array.from({ length }, () => Math.floor(next() * 10)).join(''),
-    uuid: () => {
-      const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16)).join('');
-      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[Math.floor(next() * 4)]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-    },
   };
 }
+
+/**
+ * An id derived from the application's guid: unique across applications (the PRNG's 32-bit state
+ * is not) and the same on every run. `tag` keeps applicants' and documents' ids apart.
+ */
+const derivedId = (guid: string, tag: 'a' | 'd', n: number) => `${guid.slice(0, 9)}${tag}${n.toString(16).padStart(3, '0')}${guid.slice(13)}`;
 
 const firstNames = ['Olivia', 'Jack', 'Charlotte', 'William', 'Amelia', 'Noah', 'Isla', 'Thomas', 'Mia', 'James', 'Grace', 'Lucas', 'Chloe', 'Henry', 'Zoe', 'Oliver'];
 const lastNames = ['Nguyen', 'Smith', 'Williams', 'Brown', 'Wilson', 'Taylor', 'Martin', 'Anderson', 'Thompson', 'White', 'Kelly', 'Walker', 'Harris', 'Lee', 'Ryan', 'Robinson'];
@@ -140,7 +142,7 @@ export function generateDetail(app: DetailSource, staffNames: readonly string[],
   const names: string[] = [];
 
   for (let position = 0; position < people; position++) {
-    const id = random.uuid();
+    const id = derivedId(app.guid, 'a', position);
     const first = position === 0 && primaryFirst ? primaryFirst : random.pick(firstNames);
     const last = position === 0 && primaryRest.length > 0 ? primaryRest.join(' ') : random.pick(lastNames);
     const name = depersonalised ? 'Depersonalised' : `${first} ${last}`;
@@ -210,7 +212,7 @@ export function generateDetail(app: DetailSource, staffNames: readonly string[],
       const sample = upload ? random.pick(uploadSamples) : random.pick(systemSamples);
       if (!sample) continue;
       out.documents.push(
-        line([random.uuid(), app.id, sample.friendlyName, sample.fileName, sample.contentType, sampleSizes.get(sample.key) ?? 0, sample.key, iso(during())]),
+        line([derivedId(app.guid, 'd', index), app.id, sample.friendlyName, sample.fileName, sample.contentType, sampleSizes.get(sample.key) ?? 0, sample.key, iso(during())]),
       );
     }
   }
