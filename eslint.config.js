@@ -16,7 +16,7 @@ const layerBoundaries = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'docs', '.data', 'test-results', 'playwright-report', 'scratch', 'dist-server'] },
+  { ignores: ['dist', 'node_modules', 'docs', '.data', 'test-results', 'playwright-report', 'scratch', 'dist-server', '.stryker-tmp', 'reports'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
