@@ -75,6 +75,56 @@ export default defineMachineModel({
       events: ['vpn.reload', 'document.download', 'documents.downloadAll', 'documents.add'],
     },
   ],
+  view: {
+    loading: (screen) => {
+      expect(screen.getByRole('status').textContent).toContain('Loading application...');
+      expect(screen.queryByRole('heading', { level: 2 })).toBeNull();
+    },
+    notFound: (screen) => {
+      expect(screen.getByRole('alert').textContent).toContain(
+        'This application cannot be found. The application may no longer exist or you might not have permission to view it.',
+      );
+      expect(screen.queryByRole('heading', { name: 'Details' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
+    },
+    loaded: (screen, snapshot) => {
+      const shown = (name: string) => screen.queryByRole('heading', { level: 2, name }) !== null;
+      const { detail, configuration } = snapshot.context;
+      // AM §2: the cards in the spec's order (all claims held), the activity feed beside them.
+      const order = screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent);
+      const expected = [
+        detail.AccountName,
+        ...(detail.IsComplete ? [] : ['Progress']),
+        'Exceptions',
+        'Details',
+        'Approval Status',
+        // Before completion only with ShowDocumentListBeforeCompletion.
+        ...(detail.IsComplete || configuration.settings.showDocumentListBeforeCompletion ? ['Documents'] : []),
+        'Identification requirements',
+        'Outstanding documents',
+        'Tax Information Details',
+        'VPN Summary',
+        'Comments',
+        'Activity feed',
+      ];
+      expect(order).toEqual(expected);
+      expect(shown('Electronic Verification summary')).toBe(false);
+      // AM §8 exception names.
+      expect(screen.getByText('California Resident')).toBeTruthy();
+      // AM §6: the TFN is blurred (hidden from screen readers) until revealed.
+      expect(screen.getByRole('button', { name: 'Reveal TFN of Jo Smith' })).toBeTruthy();
+      expect(screen.getByText('TFN hidden')).toBeTruthy();
+      for (const name of ['View', 'Edit', 'Actions']) {
+        expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
+      }
+      if (snapshot.context.vpn === 'unavailable') {
+        expect(screen.getByText('VPN detection results are not available for this application.')).toBeTruthy();
+      }
+    },
+    'loaded.idle': (screen) => expect(screen.queryByText('Refreshing the application')).toBeNull(),
+    'loaded.reloading': (screen) => expect(screen.getByText('Refreshing the application')).toBeTruthy(),
+    'loaded.refetching': (screen) => expect(screen.getByText('Refreshing the application')).toBeTruthy(),
+  },
   expectations: {
     states: {
       loading: (snapshot) => {

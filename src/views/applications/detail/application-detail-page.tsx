@@ -36,12 +36,13 @@ export function ApplicationDetailPage() {
   // A new id is a new application: a new machine (key), never the previous one's data.
   return (
     <ApplicationDetailContext.Provider key={id} options={{ input: { applicationId: id, claims } }}>
-      <DetailScreen applicationId={id} />
+      <ApplicationDetailScreen applicationId={id} />
     </ApplicationDetailContext.Provider>
   );
 }
 
-function DetailScreen({ applicationId }: { applicationId: string }) {
+/** The screen on a running detail machine (the page provides it; view tests provide the model's). */
+export function ApplicationDetailScreen({ applicationId }: { applicationId: string }) {
   const headingId = useId();
   const [search] = useSearchParams();
   const backTo = listReturnHref(search.get('from'), lastListAddress());
