@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: [
+    // MUTATION_TESTS=glob,glob narrows the run to the tests of one area (stryker.area.config.mjs).
+    include: process.env.MUTATION_TESTS?.split(',') ?? [
       'tests/unit/**/*.test.ts',
       'tests/unit/**/*.test.tsx',
       'tests/machines/**/*.test.ts',
