@@ -8,7 +8,7 @@ import {
   type InspectionEvent,
   type StateValue,
 } from 'xstate';
-import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths } from 'xstate/graph';
+import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import type { MachineModel } from '../../tests/machines/machine-model.ts';
 import { listStates, listTransitions, valueLabel } from './structure.ts';
 
