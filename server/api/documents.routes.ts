@@ -191,7 +191,11 @@ export function registerDocumentRoutes({ app, db, access, config }: RouteContext
   app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
     // Limits per part: the file size is enforced by Measure (a per-file result, not a failed request).
-    await typed.register(multipart, { limits: { files: config.DOCUMENT_MAX_FILES, fields: 20, fieldSize: 1024, parts: config.DOCUMENT_MAX_FILES + 20 } });
+    // busboy stops a file one byte past the limit (its default is bodyLimit, 1 MiB); Measure turns that into the file's result.
+    await typed.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: maxFile + 1, files: config.DOCUMENT_MAX_FILES, fields: 20, fieldSize: 1024, parts: config.DOCUMENT_MAX_FILES + 20 },
+    });
 
     typed.post(
       '/api/document/upload/:id',
