@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import { expect, test, type Page } from '@playwright/test';
+import { signInAt } from './support.ts';
+
+const modal = (page: Page) => page.getByRole('dialog', { name: 'Upload Applications' });
+
+async function openModal(page: Page) {
+  await page.getByRole('button', { name: 'More' }).click();
+  await page.getByRole('menuitem', { name: 'Upload Applications' }).click();
+  await expect(modal(page)).toBeVisible();
+}
+
+/** Drops `bytes` as `name` through the dropzone's file input (the picker's own input). */
+async function drop(page: Page, name: string, bytes: Buffer) {
+  await modal(page)
+    .getByLabel('Upload applications file')
+    .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: bytes });
+}
+
+async function fill(template: Buffer, rows: Record<number, string | number>[]) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(template as unknown as ArrayBuffer);
+  const sheet = workbook.getWorksheet('Applications')!;
+  rows.forEach((row, index) => {
+    for (const [column, value] of Object.entries(row))
+      sheet.getRow(index + 2).getCell(Number(column)).value = value;
+  });
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+test('bulk upload: template, a file with issues, its error workbook, the fix, success and the new rows', async ({
+  page,
+}) => {
+  const stamp = Date.now().toString(36).toUpperCase();
+  await signInAt(page, '/list', 'admin@demo.test');
+  await openModal(page);
+
+  // A .csv is refused before any request.
+  await drop(page, 'applications.csv', Buffer.from('a,b\n'));
+  await expect(modal(page).getByRole('alert')).toContainText('Only .xlsx and .xls files can be uploaded.');
+
+  const templateDownload = page.waitForEvent('download');
+  await modal(page).getByRole('button', { name: 'Download the bulk upload template' }).click();
+  const template = await readFile((await (await templateDownload).path())!);
+  const owners = await new ExcelJS.Workbook().xlsx.load(template as unknown as ArrayBuffer);
+  const owner = String(owners.getWorksheet('Lists')!.getCell('C2').value);
+
+  const row = (n: number, email: string) => ({
+    1: `E2E Bulk ${stamp} ${n}`,
+    2: 'Individual',
+    3: 'Ella',
+    4: `Bulk${n}`,
+    5: email,
+    6: '0412 345 678',
+    9: owner,
+    10: `E2E-${stamp}-${n}`,
+  });
+  const withIssue = await fill(template, [row(1, 'ella1@example.com'), row(2, 'not-an-email')]);
+  await drop(page, 'e2e.xlsx', withIssue);
+  await expect(
+    modal(page).getByText(
+      'The application upload template contains one or more issues which must be corrected prior to submission.',
+    ),
+  ).toBeVisible();
+  await expect(
+    modal(page).getByText('Once all application issues have been resolved please re-upload the file.'),
+  ).toBeVisible();
+  await expect(modal(page).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+
+  const errorDownload = page.waitForEvent('download');
+  await modal(page).getByRole('button', { name: 'Download Template & Review Issues' }).click();
+  const errorWorkbook = new ExcelJS.Workbook();
+  await errorWorkbook.xlsx.load(
+    (await readFile((await (await errorDownload).path())!)) as unknown as ArrayBuffer,
+  );
+  const sheet = errorWorkbook.getWorksheet('Applications')!;
+  expect(sheet.getCell('E3').note).toMatch(/is not a valid e-mail address/);
+  expect(sheet.getCell('E3').fill).toMatchObject({ type: 'pattern', fgColor: { argb: 'FFFF9999' } });
+  expect(sheet.getCell('E2').note).toBeUndefined();
+
+  // Fix the cell in the error workbook and upload it again.
+  sheet.getCell('E3').value = 'ella2@example.com';
+  await modal(page).getByRole('button', { name: 'Upload another file' }).click();
+  await drop(page, 'e2e-fixed.xlsx', Buffer.from(await errorWorkbook.xlsx.writeBuffer()));
+  await expect(modal(page).getByText('File uploaded successfully.')).toBeVisible();
+  await expect(
+    modal(page).getByText(
+      'All applications have been uploaded successfully and are available in the application listing for review and submission to clients.',
+    ),
+  ).toBeVisible();
+  await modal(page).getByRole('button', { name: 'Close' }).click();
+  await expect(modal(page)).toBeHidden();
+
+  // The owner is another adviser: the new applications are in All Apps.
+  await page.getByRole('link', { name: 'All Apps' }).click();
+  await expect(page).toHaveURL(/\/list\/all/);
+  const search = page.getByRole('searchbox', { name: 'Search applications' });
+  await search.fill(stamp);
+  await search.press('Enter');
+  await expect(
+    page.getByRole('grid', { name: 'Applications' }).getByText(`E2E Bulk ${stamp} 1`),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('grid', { name: 'Applications' }).getByText(`E2E Bulk ${stamp} 2`),
+  ).toBeVisible();
+});
