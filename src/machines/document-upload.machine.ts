@@ -1,4 +1,4 @@
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { assign, fromCallback, sendParent, setup } from 'xstate';
 import { isAcceptedDocument } from '../domain/application-detail.ts';
 import { invalidFileTypeMessage, type UploadDocumentsResponse } from '../schemas/application-detail.schema.ts';
 import { uploadDocuments } from '../services/application-detail.service.ts';
@@ -18,10 +18,21 @@ export interface DocumentUploadContext {
   acceptedExtensions: readonly string[];
   /** Why the file was refused or failed: 'Invalid file type', or the server's Message (AM §8). */
   message: string | undefined;
+  /** Bytes sent of the request's total while uploading (0 of 0 until the first report). */
+  sent: number;
+  total: number;
 }
 
-/** The detail sends `upload.start` once it holds the file's actor. */
-export type DocumentUploadEvent = { type: 'upload.start' } | { type: 'upload.retry' };
+/**
+ * The detail sends `upload.start` once it holds the file's actor; the upload actor reports
+ * `upload.progress`, then `upload.answered` (the server's answer) or `upload.failed` (no answer).
+ */
+export type DocumentUploadEvent =
+  | { type: 'upload.start' }
+  | { type: 'upload.retry' }
+  | { type: 'upload.progress'; sent: number; total: number }
+  | { type: 'upload.answered'; response: UploadDocumentsResponse }
+  | { type: 'upload.failed' };
 
 /** When the upload fails without the server saying why (network, 5xx). */
 export const uploadFailedText = 'The file could not be uploaded. Please try again.';
@@ -47,9 +58,17 @@ export const documentUploadMachine = setup({
     tags: 'busy';
   }>(),
   actors: {
-    uploadDocument: fromPromise<UploadDocumentsResponse, { applicationId: string; file: File }>(({ input }) =>
-      uploadDocuments(input.applicationId, [input.file]),
-    ),
+    // Progress and the answer come back as events; leaving `uploading` aborts the request.
+    uploadDocument: fromCallback<DocumentUploadEvent, { applicationId: string; file: File }>(({ input, sendBack }) => {
+      const abort = new AbortController();
+      uploadDocuments(input.applicationId, [input.file], (sent, total) => sendBack({ type: 'upload.progress', sent, total }), abort.signal).then(
+        (response) => sendBack({ type: 'upload.answered', response }),
+        () => {
+          if (!abort.signal.aborted) sendBack({ type: 'upload.failed' });
+        },
+      );
+      return () => abort.abort();
+    }),
   },
   guards: {
     isAcceptedType: ({ context }) =>
@@ -59,7 +78,8 @@ export const documentUploadMachine = setup({
   actions: {
     assignRefusal: assign({ message: invalidFileTypeMessage }),
     assignFailure: assign((_, params: { message: string }) => ({ message: params.message })),
-    clearMessage: assign({ message: undefined }),
+    resetUpload: assign({ message: undefined, sent: 0, total: 0 }),
+    assignProgress: assign((_, params: { sent: number; total: number }) => ({ sent: params.sent, total: params.total })),
     requestRefetch: sendParent({ type: 'detail.refetch' }),
   },
 }).createMachine({
@@ -71,6 +91,8 @@ export const documentUploadMachine = setup({
     fileName: input.file.name,
     acceptedExtensions: input.acceptedExtensions,
     message: undefined,
+    sent: 0,
+    total: 0,
   }),
   states: {
     queued: {
@@ -84,25 +106,30 @@ export const documentUploadMachine = setup({
       type: 'final',
     },
     uploading: {
-      description: 'The file is being sent; the row shows it uploading',
+      description: 'The file is being sent: its row shows how much has gone',
       tags: ['busy'],
-      entry: 'clearMessage',
+      entry: 'resetUpload',
       invoke: {
         id: 'uploadDocument',
         src: 'uploadDocument',
         input: ({ context }) => ({ applicationId: context.applicationId, file: context.file }),
-        onDone: [
+      },
+      on: {
+        'upload.progress': {
+          actions: { type: 'assignProgress', params: ({ event }) => ({ sent: event.sent, total: event.total }) },
+        },
+        'upload.answered': [
           {
-            guard: { type: 'isStored', params: ({ event }) => ({ response: event.output }) },
+            guard: { type: 'isStored', params: ({ event }) => ({ response: event.response }) },
             target: 'done',
             actions: 'requestRefetch',
           },
           {
             target: 'failed',
-            actions: { type: 'assignFailure', params: ({ event }) => ({ message: failureMessage(event.output) }) },
+            actions: { type: 'assignFailure', params: ({ event }) => ({ message: failureMessage(event.response) }) },
           },
         ],
-        onError: { target: 'failed', actions: { type: 'assignFailure', params: { message: uploadFailedText } } },
+        'upload.failed': { target: 'failed', actions: { type: 'assignFailure', params: { message: uploadFailedText } } },
       },
     },
     failed: {

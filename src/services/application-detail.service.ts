@@ -15,7 +15,7 @@ import {
   type UploadDocumentsResponse,
 } from '../schemas/application-detail.schema.ts';
 import { fileNameFromDisposition } from '../domain/content-disposition.ts';
-import { getFile, getJson, postForm, postJson } from './http.ts';
+import { getFile, getJson, postFormWithProgress, postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
@@ -56,14 +56,21 @@ export async function addComment(applicationId: string, comment: string): Promis
 const uploadTimeoutMs = 300_000;
 
 /**
- * POST /document/upload/{id}, multipart with the files under `files`: one result per file. A
- * refusal the server explains (4xx with the answer's shape) comes back as the answer, so its
- * Message can be shown. No upload progress: streaming a request body needs HTTP/2 in Chromium.
+ * POST /document/upload/{id}, multipart with the files under `files`: one result per file, and the
+ * bytes sent so far as they go. A refusal the server explains (4xx with the answer's shape) comes
+ * back as the answer, so its per-file Message can be shown.
  */
-export function uploadDocuments(applicationId: string, files: readonly File[]): Promise<UploadDocumentsResponse> {
+export function uploadDocuments(
+  applicationId: string,
+  files: readonly File[],
+  onProgress: (sent: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadDocumentsResponse> {
   const form = new FormData();
   for (const file of files) form.append('files', file, file.name);
-  return postForm(api(`/document/upload/${segment(applicationId)}`), form, UploadDocumentsResponseSchema, {
+  return postFormWithProgress(api(`/document/upload/${segment(applicationId)}`), form, UploadDocumentsResponseSchema, {
+    onProgress,
+    signal,
     timeoutMs: uploadTimeoutMs,
   });
 }

@@ -8,7 +8,7 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly url: string,
-    /** The answer's JSON body when it had one (undefined otherwise); only postForm reads it. */
+    /** The answer's JSON body when it had one (undefined otherwise): what the server said about the failure. */
     readonly body?: unknown,
   ) {
     super(`${url} answered ${status}`);
@@ -93,9 +93,7 @@ async function send(
   const token = anonymous ? undefined : accessToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
   try {
-    // A FormData body goes as multipart (ky sets the boundary); anything else as JSON.
-    const payload = body instanceof FormData ? { body } : { json: body };
-    return await ky(url, { method, headers, ...payload, retry: 0, timeout: timeoutMs });
+    return await ky(url, { method, headers, json: body, retry: 0, timeout: timeoutMs });
   } catch (error) {
     throw await failure(error, url);
   }
@@ -175,22 +173,54 @@ export function putJson<T>(
 }
 
 /**
- * POST `form` as multipart to `url` and parse the JSON answer with `schema`. A refusal the server
- * explains (a 4xx other than 401 whose body has the answer's shape, e.g. an upload's per-file
- * Message) is returned like an answer, so the caller can show the server's words.
+ * POST `form` as multipart to `url` with upload progress (bytes sent of the total) and parse the
+ * JSON answer with `schema`. XMLHttpRequest, not ky: fetch reports no upload progress, and
+ * streaming a request body needs HTTP/2 in Chromium. A refusal the server explains
+ * (a 4xx other than 401 whose body has the answer's shape) is returned; failures are the wrapper's
+ * typed errors, reported once, and a 401 ends the session.
  */
-export async function postForm<T>(
+export function postFormWithProgress<T>(
   url: string,
   form: FormData,
   schema: z.ZodMiniType<T>,
-  options: RequestOptions = {},
+  { onProgress, signal, timeoutMs = defaultTimeoutMs }: { onProgress: (sent: number, total: number) => void; signal?: AbortSignal; timeoutMs?: number },
 ): Promise<T> {
-  try {
-    return await request('post', url, schema, form, options);
-  } catch (error) {
-    const explained = error instanceof HttpError && error.status !== 401 && error.status < 500 ? error.body : undefined;
-    const parsed = explained === undefined ? undefined : schema.safeParse(explained);
-    if (parsed?.success) return parsed.data;
-    throw error;
-  }
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', url);
+    request.timeout = timeoutMs;
+    request.setRequestHeader('accept', 'application/json');
+    const token = accessToken();
+    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    };
+    const networkFailure = () => reject(reported(new NetworkError(url, { cause: new Error('upload failed') })));
+    request.onerror = networkFailure;
+    request.ontimeout = networkFailure;
+    request.onabort = () => reject(new NetworkError(url, { cause: new Error('upload aborted') }));
+    signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.onload = () => {
+      if (request.status === 401) {
+        notifyUnauthorized();
+        reject(new HttpError(401, url));
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        body = undefined;
+      }
+      const parsed = schema.safeParse(body);
+      if (request.status >= 200 && request.status < 300) {
+        if (parsed.success) resolve(parsed.data);
+        else reject(reported(new ResponseShapeError(url, parsed.error.issues)));
+        return;
+      }
+      if (request.status < 500 && parsed.success) resolve(parsed.data);
+      else reject(reported(new HttpError(request.status, url, body)));
+    };
+    request.send(form);
+  });
 }

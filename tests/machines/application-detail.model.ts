@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { fromPromise, type AnyMachineSnapshot } from 'xstate';
+import { fromCallback, fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { allClaims } from '../../src/domain/claims.ts';
 import { applicationCommentsMachine } from '../../src/machines/application-comments.machine.ts';
 import {
@@ -44,7 +44,7 @@ export default defineMachineModel({
       downloadDocument: never(),
       downloadAllDocuments: never(),
       comments: applicationCommentsMachine.provide({ actors: { loadComments: never(), saveComment: never() } }),
-      documentUpload: documentUploadMachine.provide({ actors: { uploadDocument: never() } }),
+      documentUpload: documentUploadMachine.provide({ actors: { uploadDocument: fromCallback(() => {}) } }),
     },
   }),
   input: { applicationId: '1042', claims: allClaims },

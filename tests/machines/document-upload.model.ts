@@ -1,8 +1,11 @@
 import { expect } from 'vitest';
-import { fromPromise, type AnyMachineSnapshot } from 'xstate';
-import { documentUploadMachine, uploadFailedText } from '../../src/machines/document-upload.machine.ts';
+import { fromCallback, type AnyMachineSnapshot } from 'xstate';
+import {
+  documentUploadMachine,
+  uploadFailedText,
+  type DocumentUploadEvent,
+} from '../../src/machines/document-upload.machine.ts';
 import type { UploadDocumentsResponse } from '../../src/schemas/application-detail.schema.ts';
-import { NetworkError } from '../../src/services/http.ts';
 import { defineMachineModel } from './machine-model.ts';
 
 const accepted = ['pdf', 'jpg', 'png'];
@@ -31,15 +34,17 @@ const isRefusedFile = (snapshot: AnyMachineSnapshot) => snapshot.context.fileNam
 export default defineMachineModel({
   name: 'document-upload',
   machine: documentUploadMachine.provide({
-    actors: { uploadDocument: fromPromise<UploadDocumentsResponse, { applicationId: string; file: File }>(() => new Promise(() => {})) },
+    // Silent: the path sends the progress and the answer itself.
+    actors: { uploadDocument: fromCallback<DocumentUploadEvent, { applicationId: string; file: File }>(() => {}) },
     // Standalone there is no detail to ask; the detail model sees the request as `detail.refetch`.
     actions: { requestRefetch: () => {} },
   }),
   input: input(pdf),
   events: [
-    { type: 'xstate.done.actor.uploadDocument', output: stored },
-    { type: 'xstate.done.actor.uploadDocument', output: refusedByServer },
-    { type: 'xstate.error.actor.uploadDocument', error: new NetworkError('/api/document/upload/1042', { cause: 'reset' }) },
+    { type: 'upload.progress', sent: 4096, total: 8192 },
+    { type: 'upload.answered', response: stored },
+    { type: 'upload.answered', response: refusedByServer },
+    { type: 'upload.failed' },
   ],
   variants: [{ name: 'a .exe file', input: input(exe), events: ['upload.start'] }],
   expectations: {
@@ -79,20 +84,26 @@ export default defineMachineModel({
           expect(started.uploadDocument).toEqual({ applicationId: '1042', file: pdf });
         }
       },
-      'uploading + xstate.done.actor.uploadDocument': ({ event, after }) => {
-        if (event.output === stored) expect(after.matches('done')).toBe(true);
+      'uploading + upload.progress': ({ after }) => {
+        expect(after.matches('uploading')).toBe(true);
+        expect(after.context.sent).toBe(4096);
+        expect(after.context.total).toBe(8192);
+      },
+      'uploading + upload.answered': ({ event, after }) => {
+        if (event.response === stored) expect(after.matches('done')).toBe(true);
         else {
           expect(after.matches('failed')).toBe(true);
           // The file's own Message from the server, not the summary.
           expect(after.context.message).toBe('The file is larger than 20 MB.');
         }
       },
-      'uploading + xstate.error.actor.uploadDocument': ({ after }) => {
+      'uploading + upload.failed': ({ after }) => {
         expect(after.matches('failed')).toBe(true);
         expect(after.context.message).toBe(uploadFailedText);
       },
       'failed + upload.retry': ({ after, started }) => {
         expect(after.matches('uploading')).toBe(true);
+        expect(after.context.sent).toBe(0);
         expect(started.uploadDocument).toEqual({ applicationId: '1042', file: pdf });
       },
     },

@@ -97,10 +97,21 @@ function UploadRow({ upload }: { upload: UploadEntry }) {
         : 'uploading',
   );
   const message = useSelector(upload.ref, (snapshot) => snapshot.context.message);
-  const text = state === 'uploading' ? 'Uploading…' : state === 'done' ? 'Uploaded' : message;
+  const percent = useSelector(upload.ref, (snapshot) =>
+    snapshot.context.total > 0 ? Math.round((snapshot.context.sent / snapshot.context.total) * 100) : undefined,
+  );
+  const text =
+    state === 'uploading'
+      ? `Uploading…${percent === undefined ? '' : ` ${percent}%`}`
+      : state === 'done'
+        ? 'Uploaded'
+        : message;
   return (
     <li className={styles.listRow} data-state={state}>
       <span className={styles.fileName}>{upload.fileName}</span>
+      {state === 'uploading' && (
+        <progress className={styles.uploadProgress} max={100} value={percent} aria-label={`Uploading ${upload.fileName}`} />
+      )}
       <span className={state === 'failed' ? styles.error : styles.muted}>{text}</span>
       {state === 'failed' && upload.ref.getSnapshot().can({ type: 'upload.retry' }) && (
         <Button variant="quiet" onPress={() => upload.ref.send({ type: 'upload.retry' })}>
