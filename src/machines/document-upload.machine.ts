@@ -129,11 +129,18 @@ export const documentUploadMachine = setup({
             actions: { type: 'assignFailure', params: ({ event }) => ({ message: failureMessage(event.response) }) },
           },
         ],
-        'upload.failed': { target: 'failed', actions: { type: 'assignFailure', params: { message: uploadFailedText } } },
+        'upload.failed': {
+          target: 'interrupted',
+          actions: { type: 'assignFailure', params: { message: uploadFailedText } },
+        },
       },
     },
     failed: {
-      description: "The server's Message for this file (or that it could not be sent), and Retry",
+      description: "The server's Message for this file (refused content, size): sending it again would not help",
+      type: 'final',
+    },
+    interrupted: {
+      description: 'No answer came (network, time-out, server error): the file can be sent again with Retry',
       on: { 'upload.retry': { target: 'uploading' } },
     },
     done: {

@@ -90,13 +90,14 @@ function DocumentDropzone() {
 function UploadRow({ upload }: { upload: UploadEntry }) {
   const send = useDetailSend();
   const state = useSelector(upload.ref, (snapshot) =>
-    snapshot.matches('refused') || snapshot.matches('failed')
+    snapshot.matches('refused') || snapshot.matches('failed') || snapshot.matches('interrupted')
       ? 'failed'
       : snapshot.matches('done')
         ? 'done'
         : 'uploading',
   );
   const message = useSelector(upload.ref, (snapshot) => snapshot.context.message);
+  const canRetry = useSelector(upload.ref, (snapshot) => snapshot.can({ type: 'upload.retry' }));
   const percent = useSelector(upload.ref, (snapshot) =>
     snapshot.context.total > 0 ? Math.round((snapshot.context.sent / snapshot.context.total) * 100) : undefined,
   );
@@ -113,7 +114,7 @@ function UploadRow({ upload }: { upload: UploadEntry }) {
         <progress className={styles.uploadProgress} max={100} value={percent} aria-label={`Uploading ${upload.fileName}`} />
       )}
       <span className={state === 'failed' ? styles.error : styles.muted}>{text}</span>
-      {state === 'failed' && upload.ref.getSnapshot().can({ type: 'upload.retry' }) && (
+      {canRetry && (
         <Button variant="quiet" onPress={() => upload.ref.send({ type: 'upload.retry' })}>
           Retry
         </Button>
