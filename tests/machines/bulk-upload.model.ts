@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { fromCallback } from 'xstate';
+import type { BulkUploadEvent } from '../../src/machines/bulk-upload.machine.ts';
 import { bulkUploadMachine } from '../../src/machines/bulk-upload.machine.ts';
 import { defineMachineModel } from './machine-model.ts';
 
@@ -15,14 +16,16 @@ const answer = (ResponseType: string, Message: string, TemporaryErrorFileId: str
 });
 const errorFileId = '7d1f2c4e-0000-4000-8000-00000000e001';
 
-const inert = fromCallback(() => {});
+const inertUpload = fromCallback<BulkUploadEvent, { file: File }>(() => {});
+const inertTemplate = fromCallback<BulkUploadEvent>(() => {});
+const inertErrorFile = fromCallback<BulkUploadEvent, { id: string }>(() => {});
 const resultPercent = (snapshot: { context: { percent: number } }) =>
   expect(snapshot.context.percent).toBe(100);
 
 export default defineMachineModel({
   name: 'bulk-upload',
   machine: bulkUploadMachine.provide({
-    actors: { uploadFile: inert, downloadTemplate: inert, downloadErrorFile: inert },
+    actors: { uploadFile: inertUpload, downloadTemplate: inertTemplate, downloadErrorFile: inertErrorFile },
   }),
   events: [
     { type: 'file.drop', file: workbook },
