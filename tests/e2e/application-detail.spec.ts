@@ -87,10 +87,19 @@ test.describe('application detail', () => {
     await expect(uploads.getByRole('listitem').filter({ hasText: 'tool.exe' })).toContainText('Invalid file type');
     expect(uploadRequests).toEqual([]);
 
+    // A renamed executable passes the name check, goes, and fails with the server's Message (its content is sniffed).
+    await fileInput.setInputFiles({ name: 'renamed.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf') });
+    const renamed = uploads.getByRole('listitem').filter({ hasText: 'renamed.pdf' });
+    await expect(renamed).toContainText('Invalid file type');
+    await expect(renamed.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    expect(uploadRequests).toHaveLength(1);
+
     const pdfName = `e2e-${Date.now()}.pdf`;
     await fileInput.setInputFiles({ name: pdfName, mimeType: 'application/pdf', buffer: pdfBytes });
     await expect(uploads.getByRole('listitem').filter({ hasText: pdfName })).toContainText('Uploaded');
-    expect(uploadRequests).toHaveLength(1);
+    expect(uploadRequests).toHaveLength(2);
+    // Upload results are announced: the list is a polite live region.
+    await expect(uploads).toHaveAttribute('aria-live', 'polite');
     const listed = documents.getByRole('list', { name: 'Documents' });
     await expect(listed.getByRole('listitem').filter({ hasText: pdfName })).toBeVisible();
     await expect(feed.getByRole('listitem').first()).toContainText(`Document ${pdfName} uploaded by Avery Admin`);
