@@ -60,7 +60,7 @@ export function ApplicationDetailScreen({ applicationId }: { applicationId: stri
       </Link>
       <div className={styles.heading}>
         <h1 id={headingId}>Application {title}</h1>
-        {screen === 'loaded' && <DetailToolbar />}
+        {screen === 'loaded' && detail && <DetailToolbar detail={detail} />}
       </div>
       {screen === 'loading' && <Loader text={loadingApplicationText} />}
       {screen === 'notFound' && (
@@ -75,15 +75,14 @@ export function ApplicationDetailScreen({ applicationId }: { applicationId: stri
 }
 
 /** AM §2: the Actions dropdown, View, Edit (app.view / app.edit) and Refresh. The actions come with the next issue. */
-function DetailToolbar() {
+function DetailToolbar({ detail }: { detail: ApplicationDetail }) {
   const send = useDetailSend();
   const refreshing = useDetailSelector(
     (snapshot) => snapshot.matches({ loaded: 'reloading' }) || snapshot.matches({ loaded: 'refetching' }),
   );
-  const detail = useDetailSelector((snapshot) => snapshot.context.detail);
-  const cards = useDetailCards(requireDetail(detail));
+  const cards = useDetailCards(detail);
   return (
-    <div className={styles.toolbar} role="toolbar" aria-label="Application actions">
+    <div className={styles.toolbar} role="group" aria-label="Application actions">
       <Button isDisabled>Actions</Button>
       {cards.viewButton && <Button isDisabled>View</Button>}
       {cards.editButton && <Button isDisabled>Edit</Button>}
@@ -95,12 +94,6 @@ function DetailToolbar() {
       </span>
     </div>
   );
-}
-
-/** The toolbar renders only once the application is loaded; this keeps its type honest. */
-function requireDetail(detail: ApplicationDetail | undefined): ApplicationDetail {
-  if (!detail) throw new Error('The detail toolbar renders only with a loaded application');
-  return detail;
 }
 
 /** AM §2: the main column's cards in the spec's order, the activity feed beside them. */
