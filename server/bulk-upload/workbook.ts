@@ -176,7 +176,8 @@ export async function readUpload(buffer: Buffer): Promise<ReadResult> {
   return { ok: true, workbook, rows };
 }
 
-const errorFill: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFF9999' } };
+const errorColour = 'FFFF9999';
+const errorFill: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: errorColour } };
 
 /**
  * The uploaded workbook with each invalid cell filled red with a comment saying what is wrong, and
@@ -193,14 +194,25 @@ export async function writeErrorWorkbook(
   issueHeader.value = issuesHeader;
   issueHeader.font = { bold: true };
   sheet.getColumn(issuesColumn).width = 60;
+  // A re-uploaded error workbook starts clean: the marks of the last round go, this round's are added.
   for (let rowNumber = 2; rowNumber <= sheet.rowCount; rowNumber++) {
-    const cell = sheet.getRow(rowNumber).getCell(issuesColumn);
-    if (cell.value !== null) cell.value = null;
+    const row = sheet.getRow(rowNumber);
+    const issues = row.getCell(issuesColumn);
+    if (issues.value !== null) issues.value = null;
+    for (let column = 1; column <= templateColumns.length; column++) {
+      const cell = row.getCell(column);
+      if (cell.fill?.type === 'pattern' && cell.fill.fgColor?.argb === errorColour) {
+        // Styles read from a file are shared between cells: each cell gets its own copy before a change.
+        cell.style = { ...cell.style, fill: { type: 'pattern', pattern: 'none' } };
+        // exceljs has no API to remove a comment (assigning creates one); the cell keeps it in _comment.
+        Reflect.deleteProperty(cell, '_comment');
+      }
+    }
   }
   const byRow = new Map<number, string[]>();
   for (const problem of problems) {
     const cell = sheet.getRow(problem.row).getCell(problem.column + 1);
-    cell.fill = errorFill;
+    cell.style = { ...cell.style, fill: errorFill };
     cell.note = problem.message;
     const messages = byRow.get(problem.row) ?? [];
     messages.push(`${templateColumns[problem.column]?.header ?? ''}: ${problem.message}`);

@@ -153,6 +153,24 @@ describe('POST /api/application/bulkupload', () => {
     expect(sheet.getCell('O2').value).toBeNull();
     expect(String(sheet.getCell('O3').value)).toMatch(/^Email: .+; Mobile: /);
 
+    // A second round: E3 fixed, the rest not. The new error workbook no longer fills E3 red.
+    const secondRound = await readWorkbook(download.rawPayload);
+    secondRound.getWorksheet('Applications')!.getCell('E3').value = 'fixed@example.com';
+    const second = answerOf(
+      await upload(server, admin, 'bad-issues.xlsx', Buffer.from(await secondRound.xlsx.writeBuffer())),
+    );
+    expect(second.ResponseType).toBe('InvalidFileData');
+    const secondFile = await api(
+      server,
+      'GET',
+      `/api/application/bulkupload/errorfile/${second.TemporaryErrorFileId}`,
+      { token: admin },
+    );
+    const secondSheet = (await readWorkbook(secondFile.rawPayload)).getWorksheet('Applications')!;
+    expect(secondSheet.getCell('E3').fill).not.toMatchObject({ fgColor: { argb: 'FFFF9999' } });
+    expect(secondSheet.getCell('F3').note).toMatch(/is not an Australian mobile number/);
+    expect(String(secondSheet.getCell('O3').value)).toMatch(/^Mobile: /);
+
     // Fixing the cells in the error workbook and uploading it again imports the rows.
     const workbook = await readWorkbook(download.rawPayload);
     const fixed = workbook.getWorksheet('Applications')!;
