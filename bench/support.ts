@@ -60,7 +60,8 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** One line per figure: value, budget and the ratio (≤ 1 is within budget). */
-export function report(name: string, value: number, budget: number, unit: string) {
-  const ratio = value / budget;
-  console.log(`${name.padEnd(52)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(4)} budget ${budget} ${unit}  ratio ${ratio.toFixed(2)} ${ratio <= 1 ? 'OK' : 'OVER'}`);
+/** Prints a figure against its budget; the ratio is over 1 when the budget is missed, for ceilings and floors alike. */
+export function report(name: string, value: number, budget: number, unit: string, kind: 'ceiling' | 'floor' = 'ceiling') {
+  const ratio = kind === 'ceiling' ? value / budget : budget / value;
+  console.log(`${name.padEnd(52)} ${value.toFixed(1).padStart(9)} ${unit.padEnd(4)} budget ${kind === 'floor' ? '≥ ' : ''}${budget} ${unit}  ratio ${ratio.toFixed(2)} ${ratio <= 1 ? 'OK' : 'OVER'}`);
 }
