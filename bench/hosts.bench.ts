@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { startServerProcess } from './server-process.ts';
 
 /**
  * Budget (issue 11): server RSS stable (± 10 %) after 10,000 requests with random Host headers.
@@ -15,23 +14,11 @@ const warmup = requests;
 const concurrency = 20;
 const dataDir = fileURLToPath(new URL('../.data/hosts-bench', import.meta.url));
 
-await rm(dataDir, { recursive: true, force: true });
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO_APPLICATIONS: '50', LOG_LEVEL: 'error' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const port = await new Promise<number>((resolve, reject) => {
-  let output = '';
-  server.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /http:\/\/localhost:(\d+)/.exec(output);
-    if (match) resolve(Number(match[1]));
-  });
-  server.on('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-});
+const server = await startServerProcess(dataDir, { SEED_DEMO_APPLICATIONS: '50' });
+const port = server.port;
 
 const rssMiB = () => {
-  const line = readFileSync(`/proc/${server.pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${server.child.pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024;
 };
 
@@ -83,7 +70,5 @@ try {
   console.log(`statuses: ${[...statuses].map(([status, count]) => `${status} x${count}`).join(', ')}`);
 } finally {
   agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  await rm(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { startServerProcess } from './server-process.ts';
 import { signInOverHttp } from './http-sign-in.ts';
 import { percentile, report } from './support.ts';
 
@@ -14,20 +13,8 @@ const seconds = Number(process.env.LIST_LOAD_SECONDS ?? 20);
 const connections = 50;
 const dataDir = fileURLToPath(new URL('../.data/list-load', import.meta.url));
 
-await rm(dataDir, { recursive: true, force: true });
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const port = await new Promise<number>((resolve, reject) => {
-  let output = '';
-  server.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /http:\/\/localhost:(\d+)/.exec(output);
-    if (match) resolve(Number(match[1]));
-  });
-  server.on('exit', (code) => reject(new Error(`server exited (${code}): ${output}`)));
-});
+const server = await startServerProcess(dataDir);
+const port = server.port;
 
 const queries = [
   '/api/application/list/all?pageNo=1&rowsPerPage=20',
@@ -74,7 +61,5 @@ try {
   report('list p99 at 50 connections (demo data)', percentile(latencies, 99), 150, 'ms');
 } finally {
   agent.destroy();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-  await rm(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -14,8 +14,7 @@ import {
   type ReloadResponse,
   type UploadDocumentsResponse,
 } from '../schemas/application-detail.schema.ts';
-import { fileNameFromDisposition } from '../domain/content-disposition.ts';
-import { getFile, getJson, postFormWithProgress, postJson } from './http.ts';
+import { downloadFile, getJson, postFormWithProgress, postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
@@ -76,24 +75,7 @@ export function uploadDocuments(
 }
 
 const downloadTimeoutMs = 300_000;
-
-/**
- * GET `url` with the session's bearer token (AM §7: every call carries it) and hand the answer to
- * the browser under the name content-disposition gives: an object URL on a temporary anchor.
- */
-async function download(url: string, fallbackName: string, accept: string): Promise<void> {
-  const { blob, contentDisposition } = await getFile(url, { timeoutMs: downloadTimeoutMs, accept });
-  const href = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = href;
-  anchor.download = fileNameFromDisposition(contentDisposition, fallbackName);
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // The click has started the download; the URL can go once the browser has read it.
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
-}
+const download = (url: string, fallbackName: string, accept: string) => downloadFile(url, fallbackName, { timeoutMs: downloadTimeoutMs, accept });
 
 /** GET /document?ApplicationGuid=&LabDocsId=: one document, saved under the name the server gives. */
 export function downloadDocument(query: DocumentQuery, fallbackName: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { fileNameFromDisposition } from '../domain/content-disposition.ts';
 import ky, { isHTTPError } from 'ky';
 import type * as z from 'zod/mini';
 import { reportError } from './monitoring.ts';
@@ -51,15 +52,10 @@ export function setAccessTokenSource(source: () => string | undefined): void {
   accessToken = source;
 }
 
-/** The signed-in session's access token, for the rare request that cannot go through this wrapper. */
-export function currentAccessToken(): string | undefined {
-  return accessToken();
-}
-
 const unauthorizedListeners = new Set<() => void>();
 
-/** For the rare request that cannot go through this wrapper (an upload with progress): its 401 ends the session too. */
-export function notifyUnauthorized(): void {
+/** A 401 ends the session: every listener (the session machine) hears of it. */
+function notifyUnauthorized(): void {
   unauthorizedListeners.forEach((listener) => listener());
 }
 
@@ -150,6 +146,25 @@ export async function getFile(
 ): Promise<{ blob: Blob; contentDisposition: string | null }> {
   const response = await send('get', url, undefined, { accept: '*/*', ...options });
   return { blob: await response.blob(), contentDisposition: response.headers.get('content-disposition') };
+}
+
+/**
+ * GET `url` with the session's bearer token (AM §7: every call carries it) and hand the answer to
+ * the browser under the name content-disposition gives (`fallbackName` without one): an object URL
+ * on a temporary anchor.
+ */
+export async function downloadFile(url: string, fallbackName: string, options: RequestOptions = {}): Promise<void> {
+  const { blob, contentDisposition } = await getFile(url, options);
+  const href = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = href;
+  anchor.download = fileNameFromDisposition(contentDisposition, fallbackName);
+  anchor.style.display = 'none';
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // The click has started the download; the URL can go once the browser has read it.
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
 }
 
 /** POST `body` as JSON to `url` and parse the JSON answer with `schema`. */
