@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import JSZip from 'jszip';
-import { accessTokenFor, api, hosts, startTestServer, type TestServer } from './harness.ts';
+import { accessTokenFor, api, hosts, startTestServer, type TestServer, userWith } from './harness.ts';
 import {
   applicationActivity,
   applicationApplicants,
@@ -10,7 +10,6 @@ import {
   applicationIps,
   applications,
   applicationViolations,
-  users,
 } from '../../server/db/schema.ts';
 import {
   ActivityFeedResponseSchema,
@@ -33,25 +32,6 @@ let rich: { id: number; guid: string };
 let acmeApp: { id: number; guid: string };
 
 const maxFile = 300_000;
-
-/** A signed-in user of tenant demo with exactly these claims. */
-async function userWith(email: string, claims: readonly string[]) {
-  const [template] = await server.db.select().from(users).where(eq(users.email, 'staff@demo.test'));
-  const [user] = await server.db
-    .insert(users)
-    .values({
-      tenantId: 'demo',
-      email,
-      firstName: 'Test',
-      lastName: email.split('@')[0]!,
-      roleName: 'Staff',
-      passwordHash: template!.passwordHash,
-      claims: [...claims],
-      tokensValidAfter: new Date(Date.now() - 60_000),
-    })
-    .returning();
-  return { user: user!, token: await accessTokenFor(server, email) };
-}
 
 beforeAll(async () => {
   server = await startTestServer({ DOCUMENT_MAX_FILE_BYTES: String(maxFile), DOCUMENT_MAX_REQUEST_BYTES: String(4 * maxFile), ...(process.env.DETAIL_LOG ? { LOG_LEVEL: 'error' } : {}) });
@@ -146,7 +126,7 @@ describe('claims: each route refuses a caller without its claim (403)', () => {
     ['GET /api/document needs document.download', [listClaim, 'document.view', 'document.upload'], (token: string) => api(server, 'GET', `/api/document?ApplicationGuid=${rich.guid}&LabDocsId=${rich.guid}`, { token })],
     ['GET /api/document/zip/{id} needs document.download', [listClaim, 'document.view'], (token: string) => api(server, 'GET', `/api/document/zip/${rich.id}`, { token })],
   ] as const)('%s', async (name, claims, call) => {
-    const { token } = await userWith(`c${cases.length}-${name.length}-${Math.random().toString(16).slice(2, 8)}@demo.test`, claims);
+    const { token } = await userWith(server, `c${cases.length}-${name.length}-${Math.random().toString(16).slice(2, 8)}@demo.test`, claims);
     const response = await call(token);
     expect(response.statusCode).toBe(403);
   });
@@ -178,14 +158,14 @@ describe('GET /api/application/get/{id}', () => {
   });
 
   it('leaves out exceptions, documents and tax without their claims, and never sends TFN digits without viewsensitive', async () => {
-    const bare = await userWith('bare@demo.test', ['view.allapps.instance']);
+    const bare = await userWith(server, 'bare@demo.test', ['view.allapps.instance']);
     const body = ApplicationDetailSchema.parse((await detail(bare.token, rich.id)).json());
     expect(body.BusinessRuleViolations).toEqual([]);
     expect(body.Documents).toEqual([]);
     expect(body.ApplicationTaxInformations).toEqual([]);
     expect(body.ApplicantApprovals.length).toBeGreaterThan(0);
 
-    const summary = await userWith('summary@demo.test', ['view.allapps.instance', 'app.taxdetails.viewsummary']);
+    const summary = await userWith(server, 'summary@demo.test', ['view.allapps.instance', 'app.taxdetails.viewsummary']);
     const taxes = ApplicationDetailSchema.parse((await detail(summary.token, rich.id)).json()).ApplicationTaxInformations;
     expect(taxes.length).toBeGreaterThan(0);
     expect(taxes.some((tax) => tax.Tfn === tfnProvidedPlaceholder)).toBe(true);
@@ -194,7 +174,7 @@ describe('GET /api/application/get/{id}', () => {
   });
 
   it('is 404 for an application a view.myapps-only user neither owns nor is assigned, and 200 for one they own', async () => {
-    const mine = await userWith('mine@demo.test', ['view.myapps', 'vpnsummary.view', 'comments.view', 'comment.add', 'document.upload', 'document.download']);
+    const mine = await userWith(server, 'mine@demo.test', ['view.myapps', 'vpnsummary.view', 'comments.view', 'comment.add', 'document.upload', 'document.download']);
     const notMine = (id: number) => [
       detail(mine.token, id),
       api(server, 'GET', `/api/application/get/ips/${id}`, { token: mine.token }),

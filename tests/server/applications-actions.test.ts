@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { accessTokenFor, api, hosts, startTestServer, type TestServer } from './harness.ts';
+import { accessTokenFor, api, hosts, startTestServer, type TestServer, userWith } from './harness.ts';
 import { listAll, listPage, tenantApplications } from './applications-fixtures.ts';
-import { applicationActivity, applicationOwners, applications, users } from '../../server/db/schema.ts';
+import { applicationActivity, applicationOwners, applications } from '../../server/db/schema.ts';
 import type { ApplicationListResponse } from '../../src/schemas/applications.schema.ts';
 
 let server: TestServer;
@@ -19,26 +19,6 @@ const cancel = (token: string, guids: string[]) =>
 
 async function activityOf(applicationId: number) {
   return server.db.select().from(applicationActivity).where(eq(applicationActivity.applicationId, applicationId));
-}
-
-/** A signed-in user of tenant demo with exactly these claims (the demo password). */
-async function userWith(email: string, claims: string[]) {
-  const [template] = await server.db.select().from(users).where(eq(users.email, 'staff@demo.test'));
-  const [user] = await server.db
-    .insert(users)
-    .values({
-      tenantId: 'demo',
-      email,
-      firstName: 'Test',
-      lastName: email.split('@')[0]!,
-      roleName: 'Staff',
-      passwordHash: template!.passwordHash,
-      claims,
-      // Tokens carry whole seconds: a user created this very second must accept them.
-      tokensValidAfter: new Date(Date.now() - 60_000),
-    })
-    .returning();
-  return { user: user!, token: await accessTokenFor(server, email) };
 }
 
 describe('POST /api/application/cancel', () => {
@@ -107,7 +87,7 @@ describe('POST /api/application/cancel', () => {
   });
 
   it('cancels only what the caller can see', async () => {
-    const { user, token } = await userWith('canceller@demo.test', ['view.myapps', 'app.cancel']);
+    const { user, token } = await userWith(server, 'canceller@demo.test', ['view.myapps', 'app.cancel']);
     const others = (await tenantApplications(server)).filter((row) => row.status !== 'Cancelled');
     const mine = others[10]!;
     await server.db.update(applications).set({ assigneeUserId: user.id, assigneeDisplayName: 'Test canceller' }).where(eq(applications.id, mine.id));
@@ -237,7 +217,7 @@ describe('POST /api/application/newonbehalf', () => {
 describe('visibility of All Apps by location and restriction group', () => {
   it('shows the applications of the user locations, or restriction groups, or both; and follows changes at once', async () => {
     const apps = (await tenantApplications(server)).filter((row) => row.status !== 'Cancelled');
-    const { user, token } = await userWith('branch@demo.test', ['view.allapps.location']);
+    const { user, token } = await userWith(server, 'branch@demo.test', ['view.allapps.location']);
     const { userVisibility } = await import('../../server/db/schema.ts');
     await server.db.insert(userVisibility).values({ userId: user.id, tenantId: 'demo', locations: ['Perth', 'Hobart'], restrictionGroups: ['Retail'] });
 
@@ -245,12 +225,12 @@ describe('visibility of All Apps by location and restriction group', () => {
     const expectedLocation = apps.filter((row) => ['Perth', 'Hobart'].includes(row.location)).map((row) => row.id).sort((a, b) => b - a);
     expect(byLocation.rows.map((row) => row.ApplicationID)).toEqual(expectedLocation);
 
-    const group = await userWith('group@demo.test', ['view.allapps.restrictiongroup']);
+    const group = await userWith(server, 'group@demo.test', ['view.allapps.restrictiongroup']);
     await server.db.insert(userVisibility).values({ userId: group.user.id, tenantId: 'demo', locations: ['Perth'], restrictionGroups: ['Retail'] });
     const byGroup = await listAll(server, group.token, all, {});
     expect(byGroup.rows.map((row) => row.ApplicationID)).toEqual(apps.filter((row) => row.restrictionGroup === 'Retail').map((row) => row.id).sort((a, b) => b - a));
 
-    const both = await userWith('both@demo.test', ['view.allapps.location', 'view.allapps.restrictiongroup']);
+    const both = await userWith(server, 'both@demo.test', ['view.allapps.location', 'view.allapps.restrictiongroup']);
     await server.db.insert(userVisibility).values({ userId: both.user.id, tenantId: 'demo', locations: ['Perth'], restrictionGroups: ['Retail'] });
     const union = await listAll(server, both.token, all, {});
     expect(union.totalRows).toBe(apps.filter((row) => row.location === 'Perth' || row.restrictionGroup === 'Retail').length);
@@ -261,7 +241,7 @@ describe('visibility of All Apps by location and restriction group', () => {
     expect(narrowed.TotalRows).toBe(apps.filter((row) => row.location === 'Perth').length);
 
     // Without any visibility row: nothing.
-    const nobody = await userWith('nowhere@demo.test', ['view.allapps.location']);
+    const nobody = await userWith(server, 'nowhere@demo.test', ['view.allapps.location']);
     expect((await listPage(server, nobody.token, all, {})).TotalRows).toBe(0);
   });
 

@@ -8,6 +8,8 @@ import { readConfig } from '../../server/config.ts';
 import { buildApp } from '../../server/app.ts';
 import { portalClientId, portalScope } from '../../server/identity/provider.ts';
 import { demoPassword } from '../../server/db/seed.ts';
+import { eq } from 'drizzle-orm';
+import { users } from '../../server/db/schema.ts';
 import { databaseUrl, quoteIdentifier, templateDatabaseName, templateDumpPath, testDatabaseUrl, withAdminConnection } from './template.ts';
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -201,4 +203,26 @@ export function api(server: TestServer, method: 'GET' | 'POST' | 'PUT' | 'DELETE
     },
     ...(options.body !== undefined ? { payload: options.body as object } : {}),
   });
+}
+
+/**
+ * A signed-in user of tenant demo with exactly these claims and the demo password (staff's hash),
+ * and their access token. Tokens carry whole seconds: the record predates this second.
+ */
+export async function userWith(server: TestServer, email: string, claims: readonly string[]) {
+  const [template] = await server.db.select().from(users).where(eq(users.email, 'staff@demo.test'));
+  const [user] = await server.db
+    .insert(users)
+    .values({
+      tenantId: 'demo',
+      email,
+      firstName: 'Test',
+      lastName: email.split('@')[0] ?? email,
+      roleName: 'Staff',
+      passwordHash: template!.passwordHash,
+      claims: [...claims],
+      tokensValidAfter: new Date(Date.now() - 60_000),
+    })
+    .returning();
+  return { user: user!, token: await accessTokenFor(server, email) };
 }
