@@ -23,6 +23,13 @@ export function databaseStorage(db: Database, chunkBytes = databaseChunkBytes): 
       .where(and(eq(storedFileChunks.key, key), eq(storedFileChunks.seq, seq)));
     return row ? toBuffer(row.data) : undefined;
   }
+  // A put overwrites, as a file does: two instances starting together both write the same sample
+  // files under the same keys, and the second must not fail on the first's chunks.
+  const writeChunk = (key: string, seq: number, data: Buffer) =>
+    db
+      .insert(storedFileChunks)
+      .values({ key, seq, data })
+      .onConflictDoUpdate({ target: [storedFileChunks.key, storedFileChunks.seq], set: { data } });
   const storage: FileStorage = {
     kind: 'database',
     async put(source: Readable, given?: string) {
@@ -31,12 +38,14 @@ export function databaseStorage(db: Database, chunkBytes = databaseChunkBytes): 
       let size = 0;
       try {
         for await (const data of fixedChunks(source, chunkBytes)) {
-          await db.insert(storedFileChunks).values({ key, seq, data });
+          await writeChunk(key, seq, data);
           seq += 1;
           size += data.length;
         }
         // An empty file is one empty chunk, so that it exists.
-        if (seq === 0) await db.insert(storedFileChunks).values({ key, seq: 0, data: Buffer.alloc(0) });
+        if (seq === 0) await writeChunk(key, 0, Buffer.alloc(0));
+        // What an earlier, longer file under this key left beyond this one's end.
+        if (given !== undefined) await db.delete(storedFileChunks).where(and(eq(storedFileChunks.key, key), sql`${storedFileChunks.seq} >= ${Math.max(seq, 1)}`));
       } catch (error) {
         // A key chosen by the caller (a sample file) may have been written by another instance meanwhile: leave it.
         if (given === undefined) await storage.delete(key).catch(() => undefined);
