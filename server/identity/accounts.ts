@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -37,4 +37,20 @@ export function accessTokenClaims(user: User) {
     CreatedDate: user.createdAt.toISOString(),
     Permissions: user.claims,
   };
+}
+
+/**
+ * Counts a wrong password against the account (sign-in and change password alike) and locks it at
+ * the fifth; true when this one locked it.
+ */
+export async function recordWrongPassword(db: Pick<Database, 'update'>, userId: string): Promise<boolean> {
+  const [updated] = await db
+    .update(users)
+    .set({
+      failedAttempts: sql`${users.failedAttempts} + 1`,
+      status: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} then 'LockedPasswordAttempts' else ${users.status} end`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ status: users.status });
+  return updated?.status === 'LockedPasswordAttempts';
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { findUserByEmail, maxFailedSignIns, signInStatuses } from './accounts.ts';
+import { findUserByEmail, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { notFound } from '../http-error.ts';
@@ -96,15 +96,7 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     }
 
     if (!matches) {
-      const [updated] = await db
-        .update(users)
-        .set({
-          failedAttempts: sql`${users.failedAttempts} + 1`,
-          status: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} then 'LockedPasswordAttempts' else ${users.status} end`,
-        })
-        .where(eq(users.id, user.id))
-        .returning({ status: users.status });
-      const locked = updated?.status === 'LockedPasswordAttempts';
+      const locked = await recordWrongPassword(db, user.id);
       return sendPage(reply, request, details.uid, email, locked ? lockedMessage : wrongCredentialsMessage);
     }
 

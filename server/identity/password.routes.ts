@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,
@@ -7,7 +7,7 @@ import {
 import { failedPasswordRules } from '../../src/domain/password-policy.ts';
 import { principalOf, type RouteContext } from '../api/context.ts';
 import { users } from '../db/schema.ts';
-import { findUserById, maxFailedSignIns } from './accounts.ts';
+import { findUserById, recordWrongPassword } from './accounts.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { revokeAccountSessions } from './adapter.ts';
 import { lockedMessage } from './interaction.routes.ts';
@@ -33,15 +33,7 @@ export function registerPasswordRoutes({ app, db, access }: RouteContext) {
       if (!user) return { message: 'The current password is incorrect.', result: passwordResults.wrongPassword };
       if (!(await verifyPassword(oldPassword, user.passwordHash))) {
         const locked = await db.transaction(async (tx) => {
-          const [updated] = await tx
-            .update(users)
-            .set({
-              failedAttempts: sql`${users.failedAttempts} + 1`,
-              status: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} then 'LockedPasswordAttempts' else ${users.status} end`,
-            })
-            .where(eq(users.id, user.id))
-            .returning({ status: users.status });
-          if (updated?.status !== 'LockedPasswordAttempts') return false;
+          if (!(await recordWrongPassword(tx, user.id))) return false;
           await revokeAccountSessions(tx, user.id);
           return true;
         });

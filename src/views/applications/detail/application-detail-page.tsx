@@ -27,6 +27,7 @@ import {
 } from './detail-cards.tsx';
 import { useDetailCards, useDetailSelector, useDetailSend } from './detail-hooks.ts';
 import { DocumentsCard } from './documents-card.tsx';
+import focus from '../../ui/focus.module.css';
 import styles from './application-detail.module.css';
 
 /** AM §2 /application/{ApplicationID}?from=all|my: the record staff work from. */
@@ -89,7 +90,7 @@ function DetailToolbar({ detail }: { detail: ApplicationDetail }) {
       <Button onPress={() => send({ type: 'detail.refresh' })} isPending={refreshing}>
         Refresh
       </Button>
-      <span className={styles.srOnly} role="status">
+      <span className={focus.visuallyHidden} role="status">
         {refreshing ? 'Refreshing the application' : ''}
       </span>
     </div>

@@ -18,6 +18,7 @@ import { Tooltip } from '../../ui/tooltip.tsx';
 import { Card, Field } from './detail-card.tsx';
 import { useDetailSelector, useDetailSend } from './detail-hooks.ts';
 import { SanitizedHtml } from './sanitized-html.tsx';
+import focus from '../../ui/focus.module.css';
 import styles from './application-detail.module.css';
 
 type DetailProps = { detail: ApplicationDetail };
@@ -247,7 +248,7 @@ export function TaxCard({ detail }: DetailProps) {
                         <span className={styles.blurred} aria-hidden="true" data-testid="tfn-blurred">
                           {shown.tfn}
                         </span>
-                        <span className={styles.srOnly}>TFN hidden</span>
+                        <span className={focus.visuallyHidden}>TFN hidden</span>
                       </>
                     )}
                     <Button
