@@ -15,7 +15,8 @@ await seedDemo(database.db);
 const app = await buildApp({
   db: database.db,
   config,
-  distDir: fileURLToPath(new URL('../dist', import.meta.url)),
+  // PORTAL_DIST lets side-by-side e2e runs each serve their own build of the portal.
+  distDir: process.env.PORTAL_DIST ?? fileURLToPath(new URL('../dist', import.meta.url)),
   databaseRestarts: database.restarts,
 });
 
