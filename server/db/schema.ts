@@ -549,3 +549,31 @@ export const bulkUploads = pgTable(
   },
   (t) => [index('bulk_uploads_tenant_hash').on(t.tenantId, t.sha256, t.createdAt)],
 );
+
+/**
+ * The outbox (issue 13, docs/decisions/006): every message sent, e-mail now and SMS later (channel),
+ * written in the same transaction as the action's activity item. `transport` says how it left:
+ * 'sandbox' (kept here only, the default) or 'smtp' (delivered, `transportId` the server's message id).
+ * The admin-only page /outbox lists a tenant's rows newest first.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    channel: text('channel').$type<'email' | 'sms'>().notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull().default(''),
+    /** Plain text as sent; `html` is the HTML alternative of an e-mail ('' for SMS). */
+    body: text('body').notNull(),
+    html: text('html').notNull().default(''),
+    transport: text('transport').notNull(),
+    transportId: text('transport_id').notNull().default(''),
+    applicationId: bigint('application_id', { mode: 'number' }).references(() => applications.id),
+    userId: uuid('user_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('outbox_tenant_created').on(t.tenantId, t.createdAt, t.id), index('outbox_application').on(t.applicationId)],
+);
