@@ -3,7 +3,7 @@ import { fromCallback, fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { sessionMachine } from '../../src/machines/session.machine.ts';
 import { changePasswordMachine } from '../../src/machines/change-password.machine.ts';
 import type { ChangePasswordRequest, ChangePasswordResponse } from '../../src/schemas/account.schema.ts';
-import { defineMachineModel } from './machine-model.ts';
+import { defineMachineModel, type ViewQueries } from './machine-model.ts';
 
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 const token = { issuedAt: 1_700_000_000, expiresAt: 1_700_000_900 };
@@ -21,6 +21,12 @@ const tenant = {
 /** A field of a sample's `output`, read without trusting its shape. */
 function outputField(output: unknown, name: string): unknown {
   return typeof output === 'object' && output !== null && name in output ? Object.entries(output).find(([key]) => key === name)?.[1] : undefined;
+}
+
+/** The loader screen shows exactly this text, and nothing of the shell. */
+function loaderSays(screen: ViewQueries, text: string) {
+  expect(screen.getByRole('status').textContent).toBe(text);
+  expect(screen.queryByText('Shell routes')).toBeNull();
 }
 
 /** The person sees the loading screen (the `loading` tag) in exactly these states. */
@@ -102,6 +108,29 @@ export default defineMachineModel({
     { type: 'xstate.after.tokenLifetime.session.signedIn.lifetime.counting' },
     { type: 'xstate.after.reloginDelay.session.sessionLost' },
   ],
+  view: {
+    // AM §2 loader screens, one text each; the routes (the shell) only once signed in.
+    checking: (screen) => loaderSays(screen, 'Getting user status...'),
+    redirecting: (screen) => loaderSays(screen, 'Redirecting to Authentication'),
+    signingOut: (screen) => loaderSays(screen, 'Redirecting to Authentication'),
+    federated: (screen) => loaderSays(screen, 'Redirecting to SSO Authentication'),
+    sessionLost: (screen) => loaderSays(screen, 'The session has timed out. Redirecting to Authentication'),
+    tenantNotFound: (screen) => {
+      expect(screen.getByRole('heading', { name: 'LAB Portal unavailable' })).toBeTruthy();
+      expect(screen.getByText('Please check that the address is correct, or try again in 5-10 minutes.')).toBeTruthy();
+      expect(screen.queryByText('Shell routes')).toBeNull();
+    },
+    unavailable: (screen, snapshot) => {
+      expect(screen.getByText('The portal is unavailable at the moment. Please try again in 5-10 minutes.')).toBeTruthy();
+      // The support contacts come from the tenant, once it has loaded.
+      expect(screen.queryByRole('link', { name: tenant.SupportEmail }) !== null).toBe(snapshot.context.tenant !== undefined);
+    },
+    signedIn: (screen) => {
+      expect(screen.getByText('Shell routes')).toBeTruthy();
+      expect(screen.queryByRole('status')).toBeNull();
+    },
+    'expired.timedOut': (screen) => expect(screen.getByText('Timeout page')).toBeTruthy(),
+  },
   expectations: {
     states: {
       'checking.readingEntry': (snapshot) => {

@@ -38,7 +38,7 @@ function screenOf(snapshot: SnapshotFrom<typeof sessionMachine>): Screen {
 }
 
 /** Renders the loader screens of AM §2 until the session is signed in, then the routes. */
-function SessionGate() {
+export function SessionGate() {
   const screen = SessionContext.useSelector(screenOf);
   const tenant = SessionContext.useSelector((snapshot) => snapshot.context.tenant);
   // The shell titles its own pages; these screens carry the tenant's name.
