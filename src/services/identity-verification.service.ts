@@ -1,0 +1,29 @@
+import {
+  IdentificationOptionsResponseSchema,
+  VerifyResponseSchema,
+  type IdentificationOptionsResponse,
+  type VerifyRequest,
+  type VerifyResponse,
+} from '../schemas/identity-verification.schema.ts';
+import { getJson, postJson } from './http.ts';
+import { runtimeConfig } from './runtime-config.ts';
+
+const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
+const segment = (value: string) => encodeURIComponent(value);
+
+/**
+ * GET /Reverification/identificationOptions/{applicationGuid}/{individualGuid} (AM §7): the
+ * Add Identification form (JSON Schema, UI schema, its compiled validators); a negative ErrorNo
+ * means there are none.
+ */
+export function getIdentificationOptions(applicationGuid: string, individualGuid: string): Promise<IdentificationOptionsResponse> {
+  return getJson(
+    api(`/Reverification/identificationOptions/${segment(applicationGuid)}/${segment(individualGuid)}`),
+    IdentificationOptionsResponseSchema,
+  );
+}
+
+/** POST /Reverification/verify/{applicationGuid} {IndividualId, Mode, FormData?} (AM §7): ErrorNo 0 is success. */
+export function verifyIndividual(applicationGuid: string, request: VerifyRequest): Promise<VerifyResponse> {
+  return postJson(api(`/Reverification/verify/${segment(applicationGuid)}`), request, VerifyResponseSchema);
+}
