@@ -18,6 +18,12 @@ import { registerAdminRoutes } from './api/admin.routes.ts';
 import { registerApplicationDetailRoutes } from './api/application-detail.routes.ts';
 import { registerDocumentRoutes } from './api/documents.routes.ts';
 import { registerBulkUploadRoutes } from './api/bulk-upload.routes.ts';
+import { registerApplicationMessageRoutes } from './api/application-messages.routes.ts';
+import { registerApiStepRoutes } from './api/api-steps.routes.ts';
+import { registerReportRoutes } from './api/reports.routes.ts';
+import { registerOutboxRoutes } from './api/outbox.routes.ts';
+import { mailerFor } from './providers/mail/mailer.ts';
+import { apiStepsFor } from './providers/api-steps/api-steps.ts';
 import { registerIdentityVerificationRoutes } from './api/identity-verification.routes.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { storageFor } from './storage/storage.ts';
@@ -90,6 +96,10 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerApplicationDetailRoutes(context);
   registerDocumentRoutes(context, storage);
   registerBulkUploadRoutes(context);
+  registerApplicationMessageRoutes(context, mailerFor(config));
+  registerApiStepRoutes(context, apiStepsFor());
+  registerReportRoutes(context);
+  registerOutboxRoutes(context, providerFor);
   registerIdentityVerificationRoutes(context);
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);

@@ -30,6 +30,9 @@ const EnvironmentSchema = z.object({
   DOCUMENT_MAX_FILE_BYTES: count(25 * 1024 * 1024),
   DOCUMENT_MAX_REQUEST_BYTES: count(100 * 1024 * 1024),
   DOCUMENT_MAX_FILES: count(20),
+  // Mail (docs/decisions/006-outbox.md): SMTP when set, otherwise messages stay in the outbox (page /outbox).
+  SMTP_URL: z.string().regex(/^(smtps?:\/\/.+)?$/, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.email().default('no-reply@portal.invalid'),
 });
 
 export type ServerConfig = z.infer<typeof EnvironmentSchema>;

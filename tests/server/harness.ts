@@ -98,6 +98,8 @@ export interface SignInResult {
   /** The login page's HTML when sign-in did not complete (wrong password, locked...). */
   loginPage?: string;
   loginStatus?: number;
+  /** The browser's cookies after sign-in (the identity provider's session): what a server-rendered page sees. */
+  cookie?: string;
 }
 
 /**
@@ -157,7 +159,7 @@ export async function signIn(server: TestServer, email: string, password = demoP
           }).toString(),
         });
         if (token.statusCode !== 200) throw new Error(`Token exchange failed: ${token.body}`);
-        return { tokens: token.json<TokenSet>() };
+        return { tokens: token.json<TokenSet>(), cookie: jar.header() };
       }
       response = await go('GET', next.pathname + next.search);
       continue;
