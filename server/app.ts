@@ -24,6 +24,7 @@ import { registerReportRoutes } from './api/reports.routes.ts';
 import { registerOutboxRoutes } from './api/outbox.routes.ts';
 import { mailerFor } from './providers/mail/mailer.ts';
 import { apiStepsFor } from './providers/api-steps/api-steps.ts';
+import { registerApplicationActionRoutes } from './api/application-actions.routes.ts';
 import { registerIdentityVerificationRoutes } from './api/identity-verification.routes.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { storageFor } from './storage/storage.ts';
@@ -100,6 +101,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerApiStepRoutes(context, apiStepsFor());
   registerReportRoutes(context);
   registerOutboxRoutes(context, providerFor);
+  registerApplicationActionRoutes(context, storage);
   registerIdentityVerificationRoutes(context);
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);

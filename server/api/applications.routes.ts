@@ -34,6 +34,7 @@ import {
   signFormToken,
   verifyFormToken,
   visibleColumns,
+  type FormPurpose,
 } from '../db/applications-store.ts';
 import { requestOrigin } from './auth.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
@@ -48,9 +49,9 @@ function listRequestOf(query: RawListQuery): ListRequest {
   return parsed.value;
 }
 
-/** Where the provider's application form for an application lives, signed for that tenant. */
-async function formUrl(context: RouteContext, request: FastifyRequest, guid: string) {
-  const token = await signFormToken(context.db, tenantOf(request).id, guid);
+/** Where the provider's application form for an application lives, signed for that tenant (read-only with purpose 'view'). */
+export async function formUrl(context: Pick<RouteContext, 'db'>, request: FastifyRequest, guid: string, purpose: FormPurpose = 'edit') {
+  const token = await signFormToken(context.db, tenantOf(request).id, guid, Date.now(), purpose);
   return `${requestOrigin(request)}/external/application-form/${guid}?token=${encodeURIComponent(token)}`;
 }
 
@@ -217,8 +218,14 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     if (!tenant) throw notFound('Unknown tenant.');
     const application = await findApplicationByGuid(db, tenant.id, guid);
     if (!application) throw notFound('This application cannot be found.');
-    if (!(await verifyFormToken(db, tenant.id, application.guid, token))) throw forbidden('The link is invalid or has expired.');
-    return { tenant, application };
+    // Request view's link (purpose 'view') shows the same page without the form.
+    const purpose: FormPurpose | undefined = (await verifyFormToken(db, tenant.id, application.guid, token))
+      ? 'edit'
+      : (await verifyFormToken(db, tenant.id, application.guid, token, Date.now(), 'view'))
+        ? 'view'
+        : undefined;
+    if (!purpose) throw forbidden('The link is invalid or has expired.');
+    return { tenant, application, purpose };
   }
 
   function send(reply: FastifyReply, page: (nonce: string) => string) {
@@ -237,7 +244,7 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     '/external/application-form/:guid',
     { schema: { params: FormParamsSchema, querystring: FormQuerySchema } },
     async (request, reply) => {
-      const { tenant, application } = await load(request, request.params.guid, request.query.token);
+      const { tenant, application, purpose } = await load(request, request.params.guid, request.query.token);
       return send(reply, (nonce) =>
         html`<!doctype html>
 <html lang="en">
@@ -265,7 +272,11 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     <dt>Owner</dt><dd>${application.adviserName}</dd>
     <dt>Type</dt><dd>${application.applicationType}</dd>
   </dl>
-  ${cancelled(application) ? raw(`<p class="saved" role="status">${cancelledFormMessage}</p>`) : raw(html`<form method="post" action="/external/application-form/${application.guid}">
+  ${cancelled(application) ? raw(`<p class="saved" role="status">${cancelledFormMessage}</p>`) : purpose === 'view' ? raw(html`<dl>
+    <dt>Account name</dt><dd>${application.accountName}</dd>
+    <dt>Client name</dt><dd>${application.clientName}</dd>
+    <dt>E-mail</dt><dd>${application.primaryEmail}</dd>
+  </dl>`) : raw(html`<form method="post" action="/external/application-form/${application.guid}">
     <input type="hidden" name="token" value="${request.query.token}">
     <label for="AccountName">Account name</label>
     <input id="AccountName" name="AccountName" value="${application.accountName}" maxlength="200">
@@ -286,7 +297,8 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     '/external/application-form/:guid',
     { schema: { params: FormParamsSchema, body: FormBodySchema } },
     async (request, reply) => {
-      const { tenant, application } = await load(request, request.params.guid, request.body.token);
+      const { tenant, application, purpose } = await load(request, request.params.guid, request.body.token);
+      if (purpose !== 'edit') throw forbidden('This link only shows the application.');
       // The link outlives the application: a cancelled one is closed to changes.
       if (cancelled(application)) throw new HttpError(409, cancelledFormMessage);
       await saveFormDetails(db, tenant.id, application.id, {

@@ -290,20 +290,26 @@ function formSecret(db: Database): Promise<Buffer> {
 
 export const formLinkLifetimeSeconds = 24 * 60 * 60;
 
-const formMac = (secret: Buffer, tenantId: string, guid: string, expires: number) =>
-  createHmac('sha256', secret).update(`${tenantId}:${guid.toLowerCase()}:${expires}`).digest('base64url');
+/** What a form link lets its holder do: edit (New, Request edit) or only read (Request view). */
+export type FormPurpose = 'edit' | 'view';
 
-/** A link token for one application's form: expiry and an HMAC over tenant, application and expiry. */
-export async function signFormToken(db: Database, tenantId: string, guid: string, now = Date.now()) {
+// An edit token's MAC input is unchanged (links already sent stay valid); a view token's differs, so it never opens the form for editing.
+const formMac = (secret: Buffer, tenantId: string, guid: string, expires: number, purpose: FormPurpose) =>
+  createHmac('sha256', secret)
+    .update(`${tenantId}:${guid.toLowerCase()}:${expires}${purpose === 'view' ? ':view' : ''}`)
+    .digest('base64url');
+
+/** A link token for one application's form: expiry and an HMAC over tenant, application, expiry and purpose. */
+export async function signFormToken(db: Database, tenantId: string, guid: string, now = Date.now(), purpose: FormPurpose = 'edit') {
   const expires = Math.floor(now / 1000) + formLinkLifetimeSeconds;
-  return `${expires}.${formMac(await formSecret(db), tenantId, guid, expires)}`;
+  return `${expires}.${formMac(await formSecret(db), tenantId, guid, expires, purpose)}`;
 }
 
-export async function verifyFormToken(db: Database, tenantId: string, guid: string, token: string, now = Date.now()) {
+export async function verifyFormToken(db: Database, tenantId: string, guid: string, token: string, now = Date.now(), purpose: FormPurpose = 'edit') {
   const [expiresText, mac] = token.split('.');
   const expires = Number(expiresText);
   if (!mac || !Number.isInteger(expires) || expires * 1000 < now) return false;
-  const expected = Buffer.from(formMac(await formSecret(db), tenantId, guid, expires));
+  const expected = Buffer.from(formMac(await formSecret(db), tenantId, guid, expires, purpose));
   const given = Buffer.from(mac);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
