@@ -1,0 +1,219 @@
+import { assign, emit, fromPromise, setup } from 'xstate';
+import {
+  actionTexts,
+  personalisedMessageMaxLength,
+  type ActionResult,
+  type TriggerApiRequest,
+  type UnlockApplicantRequest,
+} from '../schemas/application-actions.schema.ts';
+import {
+  emailResumeLink,
+  depersonalise,
+  resendCompletionEmail,
+  triggerApi,
+  unlockApplication,
+} from '../services/application-actions.service.ts';
+import { resendIndividualResumeLink, unlockApplicant } from '../services/application-editors.service.ts';
+import { cancelApplications } from '../services/applications.service.ts';
+import { typesOf } from './machine-types.ts';
+
+/**
+ * The call a confirm modal makes, by name with what it needs: `{id}` paths take the ApplicationID,
+ * the others the ApplicationGuid (application-actions.schema.ts).
+ */
+export type ConfirmedCall =
+  | { type: 'unlockApplication'; applicationId: string }
+  | { type: 'unlockApplicant'; request: UnlockApplicantRequest }
+  | { type: 'emailResumeLink'; applicationId: string }
+  | { type: 'resendCompletionEmail'; applicationId: string }
+  | { type: 'resendIndividualResumeLink'; applicationId: string; individualId: string }
+  | { type: 'triggerApi'; request: TriggerApiRequest }
+  | { type: 'cancel'; applicationGuid: string }
+  | { type: 'depersonalise'; applicationGuid: string };
+
+/** What the call's answer means to the person: done, or not done with what the server said ('' for nothing). */
+export interface ActionOutcome {
+  succeeded: boolean;
+  message: string;
+}
+
+export interface ConfirmActionInput {
+  call: ConfirmedCall;
+  /** AM §2 Email resume link / Resend email: the optional personalised message. */
+  withMessage?: boolean;
+  /** Shown on success; AM §8 'Completed successfully.' by default. */
+  successText?: string;
+  /** Shown when the call throws or says no without a message; AM §8 'An unknown error occurred.' by default. */
+  failureText?: string;
+  /** AM §4: the modal can close itself on success (the refetched detail shows the result). */
+  closeOnSuccess?: boolean;
+  /** AM §4 Cancel: on success the application leaves every listing, so the host leaves the detail. */
+  removesApplication?: boolean;
+}
+
+export interface ConfirmActionContext {
+  call: ConfirmedCall;
+  withMessage: boolean;
+  /** The personalised message as typed, at most `personalisedMessageMaxLength` characters. */
+  message: string;
+  successText: string;
+  failureText: string;
+  closeOnSuccess: boolean;
+  removesApplication: boolean;
+  /** What the result state says: the success text, the server's message or the failure text. */
+  resultText: string;
+  /** The action succeeded at least once: the host refetches (or leaves the detail after a cancel). */
+  changed: boolean;
+}
+
+export type ConfirmActionEvent =
+  | { type: 'message.change'; value: string }
+  | { type: 'action.confirm' }
+  | { type: 'dialog.close' };
+
+/** Heard by the hosting view: refetch the detail (AM §4), or leave it once the application is cancelled. */
+export type ConfirmActionEmitted = { type: 'application.changed' } | { type: 'application.removed' };
+
+export interface ConfirmActionOutput {
+  changed: boolean;
+  /** The last result shown (or, for a modal that closed itself, to be announced by the host). */
+  resultText: string;
+}
+
+const ok = (result: ActionResult): ActionOutcome => ({ succeeded: result.Success, message: result.Success ? '' : result.Message });
+
+/** The call named by `call`, its answer read as done or not done (each endpoint says it its own way). */
+async function runCall(call: ConfirmedCall, message: string): Promise<ActionOutcome> {
+  const email = { PersonalisedMessage: message.trim() === '' ? undefined : message.trim() };
+  switch (call.type) {
+    case 'unlockApplication':
+      return ok(await unlockApplication(call.applicationId));
+    case 'unlockApplicant':
+      return ok(await unlockApplicant(call.request));
+    case 'emailResumeLink':
+      return ok(await emailResumeLink(call.applicationId, email));
+    case 'resendCompletionEmail':
+      return ok(await resendCompletionEmail(call.applicationId, email));
+    case 'resendIndividualResumeLink':
+      return ok(await resendIndividualResumeLink(call.applicationId, { IndividualId: call.individualId, ...email }));
+    case 'triggerApi': {
+      const answer = await triggerApi(call.request);
+      return { succeeded: answer.ErrorNo === 0, message: answer.ErrorNo === 0 ? '' : answer.Message };
+    }
+    case 'cancel': {
+      const answer = await cancelApplications([call.applicationGuid]);
+      const result = answer.Results.find((item) => item.ApplicationGuid === call.applicationGuid);
+      return { succeeded: result?.Success === true, message: '' };
+    }
+    case 'depersonalise': {
+      const answer = await depersonalise(call.applicationGuid);
+      return { succeeded: answer.OverallSuccess, message: answer.OverallSuccess ? '' : answer.ErrorMessage };
+    }
+  }
+}
+
+/**
+ * AM §2/§4/§8 the generic confirm modal: idle (the question, and the optional message for the
+ * e-mails) → busy → success or failure; it closes itself on success where the caller asks. Used by
+ * Unlock Application, Unlock applicant, Email Resume Link, Resend Completion Email, each API step
+ * (Confirm Action), Cancel Application and Depersonalise Application, each with its own texts.
+ * A failure can be tried again; every success tells the host, which refetches the detail.
+ */
+export const confirmActionMachine = setup({
+  types: typesOf<{
+    context: ConfirmActionContext;
+    events: ConfirmActionEvent;
+    input: ConfirmActionInput;
+    output: ConfirmActionOutput;
+    emitted: ConfirmActionEmitted;
+    tags: 'busy';
+  }>(),
+  actors: {
+    runAction: fromPromise<ActionOutcome, { call: ConfirmedCall; message: string }>(({ input }) =>
+      runCall(input.call, input.message),
+    ),
+  },
+  guards: {
+    succeeded: (_, params: { outcome: ActionOutcome }) => params.outcome.succeeded,
+    succeededAndClosesItself: ({ context }, params: { outcome: ActionOutcome }) =>
+      params.outcome.succeeded && context.closeOnSuccess,
+  },
+  actions: {
+    assignMessage: assign((_, params: { value: string }) => ({
+      message: params.value.slice(0, personalisedMessageMaxLength),
+    })),
+    assignSuccess: assign(({ context }) => ({ resultText: context.successText, changed: true })),
+    // The server's own words when it gave a reason; the caller's failure text when it gave none.
+    assignRefusal: assign(({ context }, params: { outcome: ActionOutcome }) => ({
+      resultText: params.outcome.message.trim() === '' ? context.failureText : params.outcome.message,
+    })),
+    assignFailure: assign(({ context }) => ({ resultText: context.failureText })),
+    notifyChanged: emit(({ context }) =>
+      context.removesApplication ? { type: 'application.removed' as const } : { type: 'application.changed' as const },
+    ),
+  },
+}).createMachine({
+  id: 'confirmAction',
+  initial: 'idle',
+  context: ({ input }) => ({
+    call: input.call,
+    withMessage: input.withMessage ?? false,
+    message: '',
+    successText: input.successText ?? actionTexts.completed,
+    failureText: input.failureText ?? actionTexts.unknownError,
+    closeOnSuccess: input.closeOnSuccess ?? false,
+    removesApplication: input.removesApplication ?? false,
+    resultText: '',
+    changed: false,
+  }),
+  output: ({ context }) => ({ changed: context.changed, resultText: context.resultText }),
+  states: {
+    idle: {
+      description: 'The question (and, for the e-mails, the optional personalised message), Confirm and Close',
+      on: {
+        'message.change': { actions: { type: 'assignMessage', params: ({ event }) => ({ value: event.value }) } },
+        'action.confirm': { target: 'busy' },
+        'dialog.close': { target: 'closed' },
+      },
+    },
+    busy: {
+      description: 'The action runs; Confirm shows progress and the modal cannot be closed',
+      tags: ['busy'],
+      invoke: {
+        id: 'runAction',
+        src: 'runAction',
+        input: ({ context }) => ({ call: context.call, message: context.withMessage ? context.message : '' }),
+        onDone: [
+          {
+            guard: { type: 'succeededAndClosesItself', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'closed',
+            actions: ['assignSuccess', 'notifyChanged'],
+          },
+          {
+            guard: { type: 'succeeded', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'succeeded',
+            actions: ['assignSuccess', 'notifyChanged'],
+          },
+          {
+            target: 'failed',
+            actions: { type: 'assignRefusal', params: ({ event }) => ({ outcome: event.output }) },
+          },
+        ],
+        onError: { target: 'failed', actions: 'assignFailure' },
+      },
+    },
+    succeeded: {
+      description: "The success text ('Completed successfully.' unless the action has its own) and Close",
+      on: { 'dialog.close': { target: 'closed' } },
+    },
+    failed: {
+      description:
+        "The server's reason, or the failure text ('An unknown error occurred.' unless the action has its own); Try again and Close",
+      on: {
+        'action.confirm': { target: 'busy' },
+        'dialog.close': { target: 'closed' },
+      },
+    },
+    closed: { type: 'final' },
+  },
+});
