@@ -11,6 +11,7 @@ import {
   applicationOutstandingDocuments,
   applicationRequirements,
   applications,
+  outbox,
   storedFileChunks,
 } from './schema.ts';
 
@@ -22,7 +23,8 @@ import {
  * Scrubbed: names, e-mail, phone, date of birth, TFN and address of every applicant; the
  * application's account and client name, e-mail and account number (the list's search words follow
  * through the triggers of migration 0003); the IP addresses and names of the VPN summary; the text
- * of comments; documents with their stored bytes. Text that repeats those values (requirement and
+ * of comments; documents with their stored bytes; the recipient and text of the messages sent about
+ * it (the outbox keeps that a message went, and when). Text that repeats those values (requirement and
  * outstanding-document names, activity entries, which are kept) has every occurrence replaced.
  */
 
@@ -31,6 +33,7 @@ export const depersonalisedName = 'Depersonalised';
 /** What stands in kept text where a personal value was. */
 export const removedValue = '[removed]';
 export const removedComment = 'Comment removed when the application was depersonalised.';
+export const removedMessage = 'Message removed when the application was depersonalised.';
 export const depersonalisedActivity = (actor: string) => `Application depersonalised by ${actor}`;
 
 /** Shorter values are not looked for in kept text: two letters would match inside ordinary words. */
@@ -144,6 +147,15 @@ export async function depersonalise(
   // The ISP and VPN verdict stay (the VPN summary still says a VPN was used); who and from where go.
   await tx.update(applicationIps).set({ applicantName: depersonalisedName, ip: '' }).where(eq(applicationIps.applicationId, id));
   await tx.update(applicationComments).set({ comment: removedComment }).where(eq(applicationComments.applicationId, id));
+
+  // A message's text may hold anything (a personalised message): it goes whole; its subject is kept, scrubbed.
+  const messages = await tx.select({ id: outbox.id, subject: outbox.subject }).from(outbox).where(eq(outbox.applicationId, id));
+  for (const message of messages) {
+    await tx
+      .update(outbox)
+      .set({ recipient: removedValue, subject: scrub(message.subject) ?? message.subject, body: removedMessage, html: '' })
+      .where(eq(outbox.id, message.id));
+  }
 
   // The audit trail is kept, with the personal values it repeats replaced.
   const feed = await tx

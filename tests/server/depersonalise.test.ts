@@ -11,6 +11,7 @@ import {
   applicationOutstandingDocuments,
   applicationRequirements,
   applications,
+  outbox,
   storedFileChunks,
 } from '../../server/db/schema.ts';
 import { buildApp } from '../../server/app.ts';
@@ -141,6 +142,16 @@ async function personalise(inject: Inject, person: Person) {
   await server.db.insert(applicationOutstandingDocuments).values({ applicationId: application.id, name: `Proof of address (${full})`, actionRequired: `<p>${person.address}</p>` });
   await server.db.insert(applicationIps).values({ applicationId: application.id, applicantName: full, ip: person.ip, ispName: 'Telstra', isVpn: true, eventAt: new Date() });
   await server.db.insert(applicationActivity).values({ tenantId: 'demo', applicationId: application.id, activity: `Applicant ${full} approved from ${person.ip}` });
+  await server.db.insert(outbox).values({
+    tenantId: 'demo',
+    channel: 'email',
+    recipient: person.email,
+    subject: `Your application, ${person.first}`,
+    body: `Dear ${full}, resume your application. Call us on ${person.phone}.`,
+    html: `<p>Dear ${full}</p>`,
+    transport: 'sandbox',
+    applicationId: application.id,
+  });
   const comment = await api(server, 'POST', `/api/comment/${application.id}`, { token: admin, body: { Comment: `Spoke with ${full} on ${person.phone}` } });
   expect(comment.statusCode).toBe(200);
   const uploaded = await upload(inject, admin, application.id, person.fileName, samplePdf(`Passport of ${full} TFN ${person.tfn}`));
@@ -161,7 +172,7 @@ async function findEverywhere(values: readonly string[]): Promise<string[]> {
     if (type === 'bytea') entry.bytea.push(column!);
     tables.set(table!, entry);
   }
-  expect([...tables.keys()]).toEqual(expect.arrayContaining(['applications', 'application_search', 'application_activity', 'stored_file_chunks', 'application_applicants']));
+  expect([...tables.keys()]).toEqual(expect.arrayContaining(['applications', 'application_search', 'application_activity', 'stored_file_chunks', 'application_applicants', 'outbox']));
   const found: string[] = [];
   // One pass over each table for all the values: its rows as text once, each value looked for in it.
   const lowered = pgArray(values.map((value) => value.toLowerCase()));
@@ -231,6 +242,9 @@ describe('PUT /api/application/depersonalise/{guid}', { timeout: 120_000 }, () =
     const ips = await server.db.select().from(applicationIps).where(eq(applicationIps.applicationId, application.id));
     expect(ips.some((ip) => ip.isVpn && ip.ispName === 'Telstra' && ip.ip === '')).toBe(true);
     expect(await server.db.select().from(applicationDocuments).where(eq(applicationDocuments.applicationId, application.id))).toEqual([]);
+    // The outbox still says that a message went, and when.
+    const [message] = await server.db.select().from(outbox).where(eq(outbox.applicationId, application.id));
+    expect(message).toMatchObject({ channel: 'email', recipient: '[removed]', subject: 'Your application, [removed]', transport: 'sandbox' });
 
     const again = await depersonalise(inject, application.guid);
     expect(again.statusCode).toBe(409);
