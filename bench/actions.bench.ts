@@ -1,0 +1,154 @@
+import { request } from 'node:http';
+import { sqlRunner } from '../server/db/sql-runner.ts';
+import type { BenchServer } from './common.ts';
+import { benchApplications, concurrency } from './common.ts';
+import { percentile, report } from './support.ts';
+
+/**
+ * Issue 13 budget: each action's round trip p95 ≤ 50 ms with `concurrency` (20) clients on the
+ * bench database (assign, label save, e-mail change, unlock). Each client sends one action after
+ * another on random applications the action applies to, for BENCH_ACTION_SECONDS each; every
+ * answer must be a 200 (a refusal measured as a success would flatter the figure).
+ */
+
+const actionSeconds = Number(process.env.BENCH_ACTION_SECONDS ?? 10);
+const sample = 20_000;
+
+function send(server: BenchServer, method: 'POST', path: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const call = request(
+      {
+        method,
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        headers: {
+          host: server.host,
+          authorization: `Bearer ${token}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => void (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+      },
+    );
+    call.on('error', reject);
+    call.end(payload);
+  });
+}
+
+interface Target {
+  id: number;
+  guid: string;
+}
+
+interface Action {
+  name: string;
+  /** Applications the action applies to (a random sample, read before measuring). */
+  where: string;
+  /** One application per request, never twice (an unlock needs a locked application each time). */
+  once?: boolean;
+  request(target: Target, n: number): { path: string; body: unknown };
+}
+
+async function targets(server: BenchServer, where: string): Promise<Target[]> {
+  // A stride over the ids instead of order by random(): one index walk, no sort of a million rows.
+  const rows = await sqlRunner(server.handle.db).textRows(
+    `select id::text, guid::text from applications where tenant_id = 'demo' and ${where} and id % $1 = 0 order by id limit ${sample}`,
+    [Math.max(1, Math.floor(benchApplications / (sample * 4)))],
+  );
+  return rows.map(([id, guid]) => ({ id: Number(id), guid: guid ?? '' }));
+}
+
+async function measure(server: BenchServer, token: string, action: Action) {
+  const pool = await targets(server, action.where);
+  if (pool.length < concurrency) throw new Error(`${action.name}: only ${pool.length} applications to act on`);
+  let next = 0;
+  let sent = 0;
+  const pick = () => (action.once ? pool[next++ % pool.length]! : pool[Math.floor(Math.random() * pool.length)]!);
+  const statuses = new Map<number, number>();
+  let failure = '';
+  const once = async (latencies?: number[]) => {
+    const n = sent++;
+    const { path, body } = action.request(pick(), n);
+    const started = performance.now();
+    const { status, text } = await send(server, 'POST', path, token, body);
+    latencies?.push(performance.now() - started);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    if (status !== 200 && !failure) failure = `${status} ${text.slice(0, 200)}`;
+  };
+  // Warm-up: the statements planned, the code paths compiled.
+  for (let i = 0; i < 50; i++) await once();
+  statuses.clear();
+  const latencies: number[] = [];
+  const until = performance.now() + actionSeconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) await once(latencies);
+    }),
+  );
+  console.log(
+    `${action.name}: ${latencies.length} requests in ${actionSeconds} s with ${concurrency} clients over ${pool.length} applications; ` +
+      `statuses ${JSON.stringify(Object.fromEntries(statuses))}; p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+  );
+  if (action.once && next > pool.length) console.log(`  (${action.name} went round its ${pool.length} applications: later requests met them unlocked)`);
+  if (failure) throw new Error(`${action.name}: a request was refused: ${failure}`);
+  report(`${action.name} p95 (${concurrency} clients)`, percentile(latencies, 95), 50, 'ms');
+}
+
+export async function runActionsBench(server: BenchServer): Promise<void> {
+  const runner = sqlRunner(server.handle.db);
+  const [count] = await runner.textRows(`select count(*)::text from applications where tenant_id = 'demo'`, []);
+  console.log(`actions on ${Number(count?.[0]).toLocaleString('en-AU')} applications of tenant demo`);
+  const token = await server.token('admin@demo.test');
+  const assignees = (await runner.textRows(`select id::text, first_name || ' ' || last_name from users where tenant_id = 'demo' and email in ('admin@demo.test', 'manager@demo.test', 'staff@demo.test')`, [])).map(
+    ([id]) => id ?? '',
+  );
+  const labels = (await runner.textRows(`select name from application_labels where tenant_id = 'demo' and kind = 'label' order by name limit 4`, [])).map(([name]) => name ?? '');
+  if (assignees.length === 0 || labels.length === 0) throw new Error('bench database lacks users or labels');
+  const live = `status not in ('Cancelled', 'Depersonalised')`;
+
+  const actions: Action[] = [
+    {
+      name: 'POST /api/application/assign/{id}',
+      where: live,
+      request: (target, n) => ({ path: `/api/application/assign/${target.id}`, body: { GlobalUserId: n % 4 === 3 ? null : assignees[n % assignees.length] } }),
+    },
+    {
+      name: 'POST /api/label/save',
+      where: live,
+      request: (target, n) => ({ path: '/api/label/save', body: { ApplicationId: target.guid, Label: n % 5 === 4 ? '' : labels[n % labels.length] } }),
+    },
+    {
+      name: 'POST /api/application/changeprimaryemail/{id}',
+      where: `${live} and date_completed is null`,
+      request: (target, n) => ({ path: `/api/application/changeprimaryemail/${target.id}`, body: { PrimaryEmail: `bench.${target.id}.${n}@example.org` } }),
+    },
+    {
+      name: 'POST /api/application/unlockapplication/{id}',
+      where: `status = 'Locked'`,
+      once: true,
+      request: (target) => ({ path: `/api/application/unlockapplication/${target.id}`, body: undefined }),
+    },
+  ];
+  // The unlocks of an earlier run are undone first, so that every run unlocks locked applications.
+  await runner.textRows(
+    `update applications set status = 'Locked', previous_status = '' where tenant_id = 'demo' and previous_status = 'Locked' and status <> 'Locked' and id in (select application_id from application_activity where activity like 'Application unlocked (back to %) by Avery Admin')`,
+    [],
+  );
+  for (const action of actions) await measure(server, token, action);
+}
+
+/** `npm run bench:actions`: the server in this process on the bench database (BENCH_DATA_DIR, BENCH_APPLICATIONS). */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { startBenchServer } = await import('./common.ts');
+  const server = await startBenchServer();
+  try {
+    await runActionsBench(server);
+  } finally {
+    await server.close();
+  }
+}
