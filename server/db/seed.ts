@@ -3,6 +3,7 @@ import type { Database } from './client.ts';
 import { tenantHosts, tenants, users } from './schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedDemoApplications } from './applications-seed.ts';
+import { seedVerificationExamples } from './identity-verification-seed.ts';
 
 /** The one documented password of every demo account (README). */
 export const demoPassword = 'Demo-Passw0rd!';
@@ -91,4 +92,5 @@ export async function seedDemo(db: Database): Promise<void> {
       .onConflictDoNothing();
   }
   await seedDemoApplications(db);
+  await seedVerificationExamples(db);
 }

@@ -95,3 +95,9 @@ export const verificationConsentText =
 /** AM §5: Verify is enabled only with consent ticked and, where the person adds identification, a form that passes its schema. */
 export const canSubmitVerification = (consent: boolean, needsForm: boolean, formValid: boolean): boolean =>
   consent && (!needsForm || formValid);
+
+/** The individual a requirement is about (EntityGuid is their IndividualId), by the approvals' name; else the requirement's. */
+export const requirementIndividualName = (
+  requirement: Pick<Requirement, 'EntityGuid' | 'Name'>,
+  approvals: readonly { IndividualId: string; ApplicantName: string }[],
+): string => approvals.find((approval) => approval.IndividualId === requirement.EntityGuid)?.ApplicantName ?? requirement.Name;

@@ -11,13 +11,16 @@ import {
   vpnUnavailableText,
   type DetailRow,
 } from '../../../domain/application-detail.ts';
+import { requirementIndividualName } from '../../../domain/identity-verification.ts';
 import { moreLabel } from '../../../domain/list-format.ts';
 import type { ApplicationDetail } from '../../../schemas/application-detail.schema.ts';
 import { Button } from '../../ui/button.tsx';
 import { Tooltip } from '../../ui/tooltip.tsx';
 import { Card, Field } from './detail-card.tsx';
+import { ApproverActions, DetailRowValue, EditableValue } from './editors/editor-controls.tsx';
 import { useDetailSelector, useDetailSend } from './detail-hooks.ts';
 import { SanitizedHtml } from './sanitized-html.tsx';
+import { RequirementVerificationMenu } from './verification/requirement-verification-menu.tsx';
 import focus from '../../ui/focus.module.css';
 import styles from './application-detail.module.css';
 
@@ -41,7 +44,9 @@ export function HeaderCard({ detail }: DetailProps) {
         <Field label="Primary applicant">{detail.PrimaryApplicantName}</Field>
         <Field label="Phone">{detail.PrimaryApplicantPhone}</Field>
         <Field label="Email">
-          {detail.Email ? <a href={`mailto:${detail.Email}`}>{detail.Email}</a> : ''}
+          <EditableValue editor="email" detail={detail}>
+            {detail.Email ? <a href={`mailto:${detail.Email}`}>{detail.Email}</a> : ''}
+          </EditableValue>
         </Field>
       </dl>
     </Card>
@@ -130,7 +135,9 @@ export function DetailsCard({ detail }: DetailProps) {
       <dl className={styles.fields}>
         {detailRows(detail, rowNames).map((row) => (
           <Field key={row.name} label={row.label}>
-            <RowValue row={row} />
+            <DetailRowValue rowName={row.name} detail={detail}>
+              <RowValue row={row} />
+            </DetailRowValue>
           </Field>
         ))}
       </dl>
@@ -156,6 +163,7 @@ export function ApprovalCard({ detail }: DetailProps) {
                   {shown.text}
                 </span>
                 <span className={styles.muted}>{formatApprovalDate(approval.UpdateDate)}</span>
+                <ApproverActions detail={detail} approval={approval} />
               </li>
             );
           })}
@@ -186,6 +194,11 @@ export function IdentificationCard({ detail, kind }: DetailProps & { kind: 'requ
                   <span className={styles.approval} data-style={met ? 'success' : 'pending'}>
                     {requirement.ResultText}
                   </span>
+                  <RequirementVerificationMenu
+                    applicationGuid={detail.ApplicationGuid}
+                    requirement={requirement}
+                    individualName={requirementIndividualName(requirement, detail.ApplicantApprovals)}
+                  />
                 </div>
                 {kind === 'requirements' && requirement.ActionRequired && (
                   <SanitizedHtml className={styles.html} html={requirement.ActionRequired} />

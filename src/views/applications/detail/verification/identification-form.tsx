@@ -1,0 +1,108 @@
+import { use, useEffect, useMemo, useRef } from 'react';
+import Form from '@rjsf/core';
+import type { RJSFSchema, RJSFValidationError, UiSchema, ValidatorType } from '@rjsf/utils';
+import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
+import type { IdentificationForm as IdentificationFormData } from '../../../../schemas/identity-verification.schema.ts';
+import { templates, widgets } from './rjsf-theme.tsx';
+import styles from './verification.module.css';
+
+/**
+ * AM §3/§5 the Add Identification form, rendered by rjsf from the server's JSON Schema and UI
+ * schema. This module (rjsf and its validator) loads only when a re-verification modal opens.
+ * The validators are the ones the server compiled from the same schema (a same-origin module):
+ * the portal's CSP forbids the `new Function` ajv would compile with here.
+ */
+
+const validators = new Map<string, Promise<ValidatorType>>();
+
+function isValidatorFunctions(value: unknown): value is ValidatorFunctions {
+  return typeof value === 'object' && value !== null && Object.values(value).every((entry) => typeof entry === 'function');
+}
+
+/** The form's validator, loaded once per module address. */
+function validatorFor(form: IdentificationFormData): Promise<ValidatorType> {
+  let pending = validators.get(form.ValidatorModule);
+  if (!pending) {
+    pending = import(/* @vite-ignore */ form.ValidatorModule).then((module: { default?: unknown }) => {
+      if (!isValidatorFunctions(module.default)) throw new Error('The form validator module has no validators');
+      return createPrecompiledValidator(module.default, form.FormSchema);
+    });
+    validators.set(form.ValidatorModule, pending);
+  }
+  return pending;
+}
+
+/** Starts loading the validator as soon as the form is known (parallel with rendering). */
+export function preloadValidator(form: IdentificationFormData): void {
+  void validatorFor(form).catch(() => validators.delete(form.ValidatorModule));
+}
+
+/** Errors a person can act on: the `if` of a conditional only says its `then` failed (that error is shown). */
+export function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
+  return errors
+    .filter((error) => error.name !== 'if')
+    .map((error) => {
+      if (error.name === 'required') return { ...error, message: 'Required' };
+      if (error.name === 'pattern') return { ...error, message: 'Does not have the expected shape (see the hint).' };
+      return error;
+    });
+}
+
+const isBlank = (value: unknown) => value === undefined || value === '';
+
+export interface IdentificationFormProps {
+  form: IdentificationFormData;
+  formData: Record<string, unknown>;
+  /** After the first attempt errors show live (AM §5). */
+  attempted: boolean;
+  disabled: boolean;
+  onChange: (formData: Record<string, unknown>, valid: boolean) => void;
+  onAttempt: () => void;
+  onSubmit: () => void;
+}
+
+export default function IdentificationForm(props: IdentificationFormProps) {
+  const validator = use(validatorFor(props.form));
+  return <LoadedForm {...props} validator={validator} />;
+}
+
+function LoadedForm({ form, formData, attempted, disabled, onChange, onAttempt, onSubmit, validator }: IdentificationFormProps & { validator: ValidatorType }) {
+  const uiSchema = useMemo<UiSchema>(() => ({ ...form.UISchema, 'ui:submitButtonOptions': { norender: true } }), [form.UISchema]);
+  const schema: RJSFSchema = form.FormSchema;
+  const formRef = useRef<Form>(null);
+  // From the first attempt on, every error shows at once, not only the next field changed.
+  useEffect(() => {
+    if (attempted) formRef.current?.validateForm();
+  }, [attempted]);
+  const validity = (data: unknown) =>
+    transformErrors(validator.validateFormData(data, schema, undefined, transformErrors).errors).length === 0;
+  return (
+    <Form
+      ref={formRef}
+      className={styles.form}
+      schema={schema}
+      uiSchema={uiSchema}
+      formData={formData}
+      validator={validator}
+      templates={templates}
+      widgets={widgets}
+      disabled={disabled}
+      liveValidate={attempted ? 'onChange' : undefined}
+      showErrorList={false}
+      noHtml5Validate
+      transformErrors={transformErrors}
+      onChange={(event) => {
+        const data = typeof event.formData === 'object' && event.formData !== null ? { ...event.formData } : {};
+        // A field the chosen document no longer has is dropped (the server ignores it anyway).
+        for (const key of Object.keys(data)) if (isBlank(data[key])) delete data[key];
+        onChange(data, validity(data));
+      }}
+      onBlur={() => {
+        if (!attempted) onAttempt();
+      }}
+      onSubmit={() => onSubmit()}
+      onError={() => onAttempt()}
+      aria-label="Identification"
+    />
+  );
+}

@@ -1,0 +1,54 @@
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { verificationMenuModes, verificationTitle } from '../../../../domain/identity-verification.ts';
+import type { Requirement } from '../../../../schemas/application-detail.schema.ts';
+import type { VerificationMode } from '../../../../schemas/identity-verification.schema.ts';
+import { Button } from '../../../ui/button.tsx';
+import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../../../ui/menu.tsx';
+import { useDetailSelector, useDetailSend } from '../detail-hooks.ts';
+
+/** The modal (and, for re-verification, rjsf) load when a verification is first chosen. */
+const IdentityVerificationModal = lazy(() => import('./identity-verification-modal.tsx'));
+
+/**
+ * AM §2/§6: a requirement's verification menu: re-verify, verify, PEP/Sanctions screening, each
+ * shown by its claim and the requirement's matching eligibility flag (rules in src/domain). No
+ * item, no menu. A result makes the detail refetch.
+ */
+export function RequirementVerificationMenu({ applicationGuid, requirement, individualName }: { applicationGuid: string; requirement: Requirement; individualName: string }) {
+  const claims = useDetailSelector((snapshot) => snapshot.context.claims);
+  const send = useDetailSend();
+  // Which modal is open is this control's own display state; the workflow is the modal's machine.
+  const [mode, setMode] = useState<VerificationMode | undefined>(undefined);
+  const onClose = useCallback(() => setMode(undefined), []);
+  const onChanged = useCallback(() => send({ type: 'detail.refetch' }), [send]);
+  const modes = verificationMenuModes(claims, requirement);
+  if (modes.length === 0) return null;
+  return (
+    <>
+      <MenuTrigger>
+        <Button aria-label={`Verification options for ${individualName}`}>Verify…</Button>
+        <MenuPopover>
+          <Menu onAction={(key) => setMode(modes.find((candidate) => candidate === key))}>
+            {modes.map((item) => (
+              <MenuItem key={item} id={item}>
+                {verificationTitle(item)}
+              </MenuItem>
+            ))}
+          </Menu>
+        </MenuPopover>
+      </MenuTrigger>
+      {mode && (
+        <Suspense fallback={null}>
+          <IdentityVerificationModal
+            applicationGuid={applicationGuid}
+            individualId={requirement.EntityGuid}
+            individualName={individualName}
+            mode={mode}
+            onClose={onClose}
+            onChanged={onChanged}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
