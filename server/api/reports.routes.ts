@@ -31,14 +31,17 @@ export function registerReportRoutes({ app, db, access }: RouteContext) {
       }
       const kind: ReportKind = detail.IsComplete ? 'Final' : 'Draft';
       const pdf = await buildApplicationReport({ kind, tenantName: tenant.name, detail, generatedAt: new Date(), generatedBy: principal.displayName });
-      await db.transaction(async (tx) => {
-        await tx.insert(applicationActivity).values({
-          tenantId: tenant.id,
-          applicationId: detail.ApplicationID,
-          userId: principal.userId,
-          activity: reportGeneratedActivity(item.DisplayName, principal.displayName),
+      // Fastify answers HEAD with this handler too: a HEAD carries no report away, so it records nothing.
+      if (request.method === 'GET') {
+        await db.transaction(async (tx) => {
+          await tx.insert(applicationActivity).values({
+            tenantId: tenant.id,
+            applicationId: detail.ApplicationID,
+            userId: principal.userId,
+            activity: reportGeneratedActivity(item.DisplayName, principal.displayName),
+          });
         });
-      });
+      }
       return reply
         .type('application/pdf')
         .header('content-disposition', attachmentHeader(reportFileName(detail.ApplicationID, kind)))

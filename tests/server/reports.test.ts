@@ -152,6 +152,19 @@ describe('GET /api/report: the PDF', () => {
     expect(activity!.activity).toBe(reportGeneratedActivity('Draft Report', 'Avery Admin'));
   });
 
+  it('HEAD answers the headers and records nothing', async () => {
+    const app = await setComplete(0, false);
+    const before = await activityCount(app.id);
+    const head = await server.app.inject({
+      method: 'HEAD',
+      url: `/api/report?ApplicationGuid=${app.guid}&ReportName=DraftReport`,
+      headers: { host: hosts.demo, authorization: `Bearer ${admin}` },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(String(head.headers['content-disposition'])).toMatch(/^attachment;/);
+    expect(await activityCount(app.id)).toBe(before);
+  });
+
   it('a final report once the application is complete: no draft marks', async () => {
     const app = await setComplete(3, true);
     const response = await report(admin, app.guid, 'FinalReport');
