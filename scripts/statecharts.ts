@@ -5,8 +5,10 @@ import { generateDocs } from './statecharts/generate.ts';
 
 /**
  * `tsx scripts/statecharts.ts` writes docs/statecharts from src/machines (diagrams, state tables,
- * QA path plans, index) and prints each machine's coverage. With `--check` it writes nothing and
- * exits 1 when the committed files differ from what the machines generate (CI runs this).
+ * QA path plans as Markdown, CSV and JSON, index) and prints each machine's coverage. With `--check`
+ * it writes nothing and exits 1 when the committed files differ from what the machines generate
+ * (CI runs this). Either way it fails, before writing, when a machine names an actor, guard, delay,
+ * event or region without words for it (`statechartLabels`, see docs/testing.md).
  */
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'docs/statecharts');

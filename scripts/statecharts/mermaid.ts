@@ -1,11 +1,7 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import {
-  descendants,
-  invokedActors,
-  listTransitions,
-  transitionLabel,
-  type TransitionInfo,
-} from './structure.ts';
+import type { RankDir } from './dot.ts';
+import type { MachineWording } from './labels.ts';
+import { descendants, listTransitions, type TransitionInfo } from './structure.ts';
 
 /**
  * A Mermaid `stateDiagram-v2` of the machine, so the diagram renders in the code host's Markdown
@@ -13,20 +9,21 @@ import {
  * and by its underscored path otherwise. Composite states keep their id as their title: an alias on
  * a composite (`state "x" as y {`) does not parse in Mermaid (mermaid-js/mermaid#2026).
  */
-export function toMermaid(machine: AnyStateMachine): string {
+export function toMermaid(machine: AnyStateMachine, wording: MachineWording, rankdir: RankDir): string {
   const ids = mermaidIds(machine);
   const id = (node: AnyStateNode) => ids.get(node) ?? node.id;
   const edges = new Map<AnyStateNode, string[]>();
   const anyNodes = new Set<AnyStateNode>();
   for (const transition of listTransitions(machine)) {
-    for (const line of edgeLines(transition, id, anyNodes)) {
+    for (const line of edgeLines(transition, wording, id, anyNodes)) {
       const block = line.block;
       edges.set(block, [...(edges.get(block) ?? []), line.text]);
     }
   }
   const lines = [
     'stateDiagram-v2',
-    ...blockLines(machine.root, id, edges, anyNodes).map((line) => `  ${line}`),
+    `  direction ${rankdir}`,
+    ...blockLines(machine.root, wording, id, edges, anyNodes).map((line) => `  ${line}`),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -72,11 +69,12 @@ interface EdgeLine {
 
 function edgeLines(
   transition: TransitionInfo,
+  wording: MachineWording,
   id: (node: AnyStateNode) => string,
   anyNodes: Set<AnyStateNode>,
 ): EdgeLine[] {
   const source = transition.source;
-  const label = ` : ${mermaidText(transitionLabel(transition))}`;
+  const label = ` : ${mermaidText(wording.transitionLines(transition).join(', '))}`;
   if (!transition.targets.length) {
     // Actions without a change of state: a loop on the state (on "any state" for the root).
     if (!source.parent) anyNodes.add(source);
@@ -114,6 +112,7 @@ function commonAncestor(a: AnyStateNode, b: AnyStateNode): AnyStateNode {
 
 function blockLines(
   node: AnyStateNode,
+  wording: MachineWording,
   id: (node: AnyStateNode) => string,
   edges: Map<AnyStateNode, string[]>,
   anyNodes: Set<AnyStateNode>,
@@ -125,7 +124,7 @@ function blockLines(
     ? [`state "${mermaidText(node.parent ? `any state in ${node.key}` : 'any state')}" as ${anyId(node, id)}`]
     : [];
   // Regions of a parallel state are separated by `--` in Mermaid.
-  const childBlocks = children.map((child) => childLines(child, id, edges, anyNodes));
+  const childBlocks = children.map((child) => childLines(child, wording, id, edges, anyNodes));
   const childLinesJoined =
     node.type === 'parallel' && node.parent
       ? childBlocks.flatMap((block, index) => (index ? ['--', ...block] : block))
@@ -135,17 +134,21 @@ function blockLines(
 
 function childLines(
   node: AnyStateNode,
+  wording: MachineWording,
   id: (node: AnyStateNode) => string,
   edges: Map<AnyStateNode, string[]>,
   anyNodes: Set<AnyStateNode>,
 ): string[] {
   if (node.type === 'compound' || node.type === 'parallel') {
-    return [`state ${id(node)} {`, ...blockLines(node, id, edges, anyNodes).map((line) => `  ${line}`), '}'];
+    return [
+      `state ${id(node)} {`,
+      ...blockLines(node, wording, id, edges, anyNodes).map((line) => `  ${line}`),
+      '}',
+    ];
   }
   const title = node.type === 'history' ? (node.history === 'deep' ? 'H*' : 'H') : node.key;
-  const details = [node.description, ...invokedActors(node).map((actor) => `invoke ${actor}`)].filter(
-    (text): text is string => Boolean(text),
-  );
+  const actors = node.invoke.map((invoke) => `▸ ${wording.actor(invoke.id)?.does ?? invoke.id}`);
+  const details = [node.description, ...actors].filter((text): text is string => Boolean(text));
   return [
     `state "${mermaidText(title)}" as ${id(node)}`,
     ...details.map((text) => `${id(node)} : ${mermaidText(text)}`),

@@ -8,6 +8,7 @@ import {
   saveColumnConfiguration,
   saveRowConfiguration,
 } from '../services/admin.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 /** What the last Save of a table ended with (AM §8): 'Successfully saved' or 'Saving failed'. */
@@ -76,6 +77,7 @@ export const adminConfigurationMachine = setup({
   context: { columns: [], rows: [], columnsOutcome: undefined, rowsOutcome: undefined },
   states: {
     columns: {
+      description: 'Column configuration table',
       initial: 'loading',
       states: {
         loading: {
@@ -130,6 +132,7 @@ export const adminConfigurationMachine = setup({
       },
     },
     rows: {
+      description: 'Application Detail Row configuration table',
       initial: 'loading',
       states: {
         loading: {
@@ -182,3 +185,28 @@ export const adminConfigurationMachine = setup({
 });
 
 export const AdminConfigurationContext = createActorContext(adminConfigurationMachine);
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'The tenant configuration page: shows, edits and saves which list columns and which application detail rows are enabled.',
+  spec: ['AM §2', 'AM §7', 'AM §8'],
+  actors: {
+    loadColumns: { does: 'Loads the column configuration', done: 'columns loaded', failed: 'columns could not be loaded' },
+    saveColumns: { does: 'Saves the column configuration', done: 'server answered the save', failed: 'saving failed' },
+    loadRows: { does: 'Loads the detail row configuration', done: 'rows loaded', failed: 'rows could not be loaded' },
+    saveRows: { does: 'Saves the detail row configuration', done: 'server answered the save', failed: 'saving failed' },
+  },
+  guards: {
+    isToggleableColumn: 'the column may be switched (not ID, Email, AccountName or Status)',
+    isSaved: 'the server saved it',
+  },
+  events: {
+    'column.toggle': 'a column switched on or off',
+    'columns.save': 'Save chosen (columns)',
+    'columns.retry': 'Retry chosen (columns)',
+    'row.toggle': 'a detail row switched on or off',
+    'rows.save': 'Save chosen (detail rows)',
+    'rows.retry': 'Retry chosen (detail rows)',
+  },
+} satisfies MachineLabels<typeof adminConfigurationMachine>;

@@ -3,6 +3,7 @@ import { commentProblem } from '../domain/application-detail.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type { ApplicationComment } from '../schemas/application-detail.schema.ts';
 import { addComment, getComments } from '../services/application-detail.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface ApplicationCommentsInput {
@@ -146,3 +147,25 @@ export const applicationCommentsMachine = setup({
     },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'The Comments card of an application: reads the comments (comments.view) and adds one (comment.add), validated as it is typed.',
+  spec: ['AM §2', 'AM §5', 'AM §6', 'AM §8'],
+  actors: {
+    loadComments: { does: 'Loads the application’s comments', done: 'comments loaded', failed: 'comments could not be loaded' },
+    saveComment: { does: 'Saves the comment', done: 'comment saved', failed: 'comment could not be saved' },
+  },
+  guards: {
+    canReadComments: 'the user may read comments (comments.view)',
+    canSaveComment: 'the user may add comments (comment.add) and the comment is valid',
+  },
+  delays: { commentValidationDebounce: 'the pause after the last keystroke before the comment is checked' },
+  events: {
+    'comments.load': 'the card opened',
+    'comment.change': 'the comment was typed in',
+    'comment.blur': 'the comment box lost focus',
+    'comment.submit': 'Save chosen',
+  },
+} satisfies MachineLabels<typeof applicationCommentsMachine>;

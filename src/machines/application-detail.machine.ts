@@ -22,6 +22,7 @@ import { systemConfiguration } from '../services/configuration.service.ts';
 import { systemInformation } from '../services/lookups.service.ts';
 import { applicationCommentsMachine } from './application-comments.machine.ts';
 import { documentUploadMachine } from './document-upload.machine.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface ApplicationDetailInput {
@@ -368,3 +369,43 @@ export const applicationDetailMachine = setup({
 });
 
 export const ApplicationDetailContext = createActorContext(applicationDetailMachine);
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'The application detail screen: loads the application, then its activity feed, VPN summary and comments; downloads and uploads documents; Refresh reloads it from the server.',
+  spec: ['AM §2', 'AM §4', 'AM §6', 'AM §7', 'AM §8'],
+  actors: {
+    loadDetail: { does: 'Loads the application', done: 'application loaded', failed: 'application not found or not loaded' },
+    loadConfiguration: { does: 'Loads which detail rows to show', done: 'detail rows known', failed: 'detail rows could not be loaded' },
+    reloadApplication: {
+      does: 'Asks the server to reload the application',
+      done: 'server reloaded it',
+      failed: 'reload failed',
+    },
+    loadActivity: { does: 'Loads the activity feed', done: 'activity feed loaded', failed: 'activity feed could not be loaded' },
+    loadIps: { does: 'Loads the VPN summary', done: 'VPN summary loaded', failed: 'VPN summary could not be loaded' },
+    downloadDocument: { does: 'Downloads one document' },
+    downloadAllDocuments: { does: 'Downloads all documents as a zip' },
+    comments: { does: 'Runs the Comments card' },
+    documentUpload: { does: 'Uploads one document' },
+  },
+  children: {
+    download: { does: 'Downloads a document or the zip', done: 'download finished', failed: 'download failed' },
+  },
+  guards: {
+    canDownload: 'the user may download documents (document.download) and no download is running',
+    canUpload: 'the user may upload documents (document.upload)',
+  },
+  events: {
+    'detail.refresh': 'Refresh chosen',
+    'detail.refetch': 'a child workflow changed the application',
+    'feed.reload': 'the activity feed asked to reload',
+    'vpn.reload': 'the VPN summary asked to reload',
+    'document.download': 'a document’s download chosen',
+    'documents.downloadAll': 'Download all chosen',
+    'documents.add': 'documents dropped or picked',
+    'upload.dismiss': 'an upload’s result dismissed',
+    'tfn.toggle': 'Reveal or hide a TFN chosen',
+  },
+} satisfies MachineLabels<typeof applicationDetailMachine>;

@@ -40,6 +40,7 @@ import {
   type CancelApplicationsOutput,
   type CancelTarget,
 } from './cancel-applications.machine.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 import { newApplicationOnBehalfMachine } from './new-application-on-behalf.machine.ts';
 import { newApplicationMachine, type NewApplicationOutput } from './new-application.machine.ts';
@@ -343,6 +344,7 @@ export const applicationListMachine = setup({
   },
   states: {
     list: {
+      description: 'The list the address asks for',
       initial: 'idle',
       on: {
         'query.changed': [
@@ -419,6 +421,7 @@ export const applicationListMachine = setup({
       },
     },
     activity: {
+      description: 'What the person is doing: filters, cancel, New, export',
       initial: 'idle',
       states: {
         idle: {
@@ -524,3 +527,66 @@ export const applicationListMachine = setup({
 });
 
 export const ApplicationListContext = createActorContext(applicationListMachine);
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'My/All Applications: loads the list the address describes, and runs search, sort, filters, selection, cancel, New, Export All to CSV and the view that follows the window width.',
+  spec: ['AM §2', 'AM §4', 'AM §7', 'AM §8', 'AM §9'],
+  actors: {
+    loadList: { does: 'Loads one page of applications for the query', done: 'list loaded', failed: 'list could not be loaded' },
+    loadColumns: { does: 'Loads the visible column names', done: 'columns loaded', failed: 'columns could not be loaded' },
+    loadFilterOptions: { does: 'Loads every filter’s options', done: 'filter options loaded', failed: 'filter options could not be loaded' },
+    exportApplications: {
+      does: 'Downloads export.csv with the current filters and sort',
+      done: 'export downloaded',
+      failed: 'export failed',
+    },
+    ping: { does: 'Keeps the server session alive (every 2 min)' },
+    cancelApplications: { does: 'Runs the cancel modal', done: 'cancel modal closed', failed: 'cancel modal failed' },
+    newApplication: { does: 'Creates a new application', done: 'creation finished', failed: 'creation failed' },
+    newApplicationOnBehalf: {
+      does: 'Runs the owner picker for a new application on behalf',
+      done: 'owner picker closed',
+      failed: 'owner picker failed',
+    },
+  },
+  guards: {
+    isNewQuery: 'the address asks for a different list',
+    isNewSearch: 'the search text differs from the current one',
+    canSelect: 'the user may cancel applications',
+    canCancelRows: 'the user may cancel, and the rows are on the page',
+    createsOnBehalf: 'the user creates on behalf of an owner',
+    createsDirectly: 'the user creates applications directly',
+    canExport: 'the user may export',
+    canApplyFilters: 'the filters differ from the applied ones',
+    hasFilterSelection: 'some filter value is selected',
+    didCancel: 'an application was cancelled',
+    hasUrl: 'the server gave the new application’s address',
+  },
+  delays: { viewSwitchDebounce: 'the pause after the last window resize before the view follows' },
+  events: {
+    'query.changed': 'the address changed',
+    'query.invalid': 'the address cannot be read',
+    'list.refresh': 'Refresh chosen',
+    'list.retry': 'Retry chosen',
+    'search.submit': 'search submitted',
+    'sort.change': 'a column header clicked to sort',
+    'filter.remove': 'one filter removed from the filter bar',
+    'filters.clearAll': 'Clear all filters chosen',
+    'filters.open': 'Filters opened',
+    'filters.change': 'a filter value changed',
+    'filters.apply': 'Apply chosen',
+    'filters.clear': 'Clear chosen in the Filters modal',
+    'filters.cancel': 'Filters modal cancelled',
+    'selection.change': 'rows ticked or unticked',
+    'row.activate': 'a row opened',
+    'cancel.open': 'Cancel chosen for applications',
+    'application.new': 'New chosen',
+    'export.start': 'Export All to CSV chosen',
+    'export.dismiss': 'export failure dismissed',
+    'view.select': 'a view (table or cards) chosen',
+    'viewport.resized': 'the window was resized',
+    'viewport.settle': 'the window stopped resizing',
+  },
+} satisfies MachineLabels<typeof applicationListMachine>;

@@ -6,6 +6,7 @@ import {
   downloadBulkUploadTemplate,
   uploadApplications,
 } from '../services/bulk-upload.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface BulkUploadContext {
@@ -211,3 +212,31 @@ export const bulkUploadMachine = setup({
     closed: { type: 'final' },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'Upload Applications: takes an .xlsx or .xls file, uploads it with progress and shows success, the error workbook for invalid data, or another error.',
+  spec: ['AM §2', 'AM §4', 'AM §5', 'AM §8'],
+  actors: {
+    uploadFile: { does: 'Uploads the file, reporting progress' },
+    downloadTemplate: { does: 'Downloads the template workbook' },
+    downloadErrorFile: { does: 'Downloads the error workbook' },
+  },
+  guards: {
+    isAcceptedFile: 'the file is .xlsx or .xls',
+    isSuccess: 'the server accepted every application',
+    isInvalidData: 'the server found invalid data and made an error workbook',
+  },
+  events: {
+    'file.drop': 'a file dropped or picked',
+    'upload.progress': 'upload progress reported',
+    'upload.answered': 'the server answered',
+    'upload.failed': 'the upload failed',
+    'template.download': 'Download template chosen',
+    'errorFile.download': 'Download error file chosen',
+    'upload.again': 'Upload another file chosen',
+    'download.failed': 'a download failed',
+    'dialog.close': 'the dialog closed',
+  },
+} satisfies MachineLabels<typeof bulkUploadMachine>;

@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { CancelApplicationsResponse } from '../schemas/applications.schema.ts';
 import { cancelApplications } from '../services/applications.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 /** An application the dialog lists: its guid (what is cancelled) and what a person recognises it by. */
@@ -87,3 +88,17 @@ export const cancelApplicationsMachine = setup({
     closed: { type: 'final' },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'The cancel modal for one application or the ticked ones: confirm, cancel each, then show Cancelled or Error per application.',
+  spec: ['AM §2', 'AM §8'],
+  actors: {
+    cancelApplications: { does: 'Cancels the applications', done: 'server answered', failed: 'cancelling failed' },
+  },
+  events: {
+    'cancel.confirm': 'Confirm chosen',
+    'dialog.close': 'the modal closed',
+  },
+} satisfies MachineLabels<typeof cancelApplicationsMachine>;

@@ -8,6 +8,7 @@ import {
   type ChangePasswordResponse,
 } from '../schemas/account.schema.ts';
 import { changePassword } from '../services/account.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export type PasswordField = keyof PasswordChangeDraft;
@@ -136,3 +137,31 @@ export const changePasswordMachine = setup({
 
 /** For a Change Password form outside the session shell; inside it the session machine invokes the machine. */
 export const ChangePasswordContext = createActorContext(changePasswordMachine);
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'The Change Password dialog: checks the new password against the rules as it is typed, saves it, and signs the person out 2 s after a change.',
+  spec: ['AM §4', 'AM §5', 'AM §8'],
+  actors: {
+    changePassword: {
+      does: 'Changes the password',
+      done: 'server answered',
+      failed: 'the change could not be sent',
+    },
+  },
+  guards: {
+    canSave: 'every field is filled in and valid',
+    isPasswordChanged: 'the password was changed',
+  },
+  delays: {
+    validationDebounce: 'the pause after the last keystroke before the fields are checked',
+    logoutDelay: 'the pause showing the result before signing out',
+  },
+  events: {
+    'field.change': 'a field was typed in',
+    'field.blur': 'a field lost focus',
+    'form.submit': 'Save chosen',
+    'form.cancel': 'Cancel chosen',
+  },
+} satisfies MachineLabels<typeof changePasswordMachine>;

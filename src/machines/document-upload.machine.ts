@@ -2,6 +2,7 @@ import { assign, fromCallback, sendParent, setup } from 'xstate';
 import { isAcceptedDocument } from '../domain/application-detail.ts';
 import { invalidFileTypeMessage, type UploadDocumentsResponse } from '../schemas/application-detail.schema.ts';
 import { uploadDocuments } from '../services/application-detail.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface DocumentUploadInput {
@@ -149,3 +150,24 @@ export const documentUploadMachine = setup({
     },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'One file of a document upload: refused if its type is not accepted, else uploaded with progress; a stored file refreshes the detail.',
+  spec: ['AM §4', 'AM §5', 'AM §8'],
+  actors: {
+    uploadDocument: { does: 'Uploads the file, reporting progress' },
+  },
+  guards: {
+    isAcceptedType: 'the file type is accepted',
+    isStored: 'the server stored the file',
+  },
+  events: {
+    'upload.start': 'the upload began',
+    'upload.retry': 'Retry chosen',
+    'upload.progress': 'upload progress reported',
+    'upload.answered': 'the server answered',
+    'upload.failed': 'the upload failed (no answer)',
+  },
+} satisfies MachineLabels<typeof documentUploadMachine>;

@@ -7,6 +7,7 @@ import {
 import type { Owner } from '../schemas/lookups.schema.ts';
 import { newApplicationOnBehalf } from '../services/applications.service.ts';
 import { owners } from '../services/lookups.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 import type { NewApplicationOutput } from './new-application.machine.ts';
 
@@ -115,3 +116,23 @@ export const newApplicationOnBehalfMachine = setup({
     closed: { type: 'final' },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'New application on behalf (app.createonbehalf): pick the owner, Continue creates the application and opens it in a new window, or shows the error.',
+  spec: ['AM §2', 'AM §5', 'AM §7', 'AM §8'],
+  actors: {
+    loadOwners: { does: 'Loads the owners to choose from', done: 'owners loaded', failed: 'owners could not be loaded' },
+    createOnBehalf: { does: 'Creates the application for the owner', done: 'server answered', failed: 'creation failed' },
+  },
+  guards: {
+    hasOwner: 'an owner from the list is chosen',
+    isCreated: 'the application was created',
+  },
+  events: {
+    'owner.select': 'an owner chosen',
+    'owner.confirm': 'Continue chosen',
+    'dialog.close': 'the modal closed',
+  },
+} satisfies MachineLabels<typeof newApplicationOnBehalfMachine>;

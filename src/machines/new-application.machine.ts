@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { newApplicationSuccess, type NewApplicationResponse } from '../schemas/applications.schema.ts';
 import { newApplication } from '../services/applications.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface NewApplicationContext {
@@ -78,3 +79,15 @@ export const newApplicationMachine = setup({
     closed: { type: 'final' },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'New application (app.create): creates it at once and opens it in a new window, or shows the server’s message.',
+  spec: ['AM §2', 'AM §6', 'AM §8'],
+  actors: {
+    createApplication: { does: 'Creates a new application', done: 'server answered', failed: 'creation failed' },
+  },
+  guards: { isCreated: 'the application was created' },
+  events: { 'dialog.close': 'the message closed' },
+} satisfies MachineLabels<typeof newApplicationMachine>;

@@ -1,6 +1,7 @@
 import { createActorContext } from '@xstate/react';
 import { fromPromise, setup } from 'xstate';
 import { ping } from '../services/account.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 /**
@@ -39,3 +40,14 @@ export const pingMachine = setup({
 
 /** The list page provides this around itself so the ping runs exactly while it is mounted. */
 export const PingContext = createActorContext(pingMachine);
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'Keeps the server session alive while the application list is open by pinging the account API every 2 minutes.',
+  spec: ['AM §4', 'AM §9'],
+  actors: {
+    ping: { does: 'Pings the account API (GET /account/ping)', done: 'ping answered', failed: 'ping failed' },
+  },
+  delays: { pingInterval: 'the ping interval' },
+} satisfies MachineLabels<typeof pingMachine>;

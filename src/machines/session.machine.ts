@@ -19,6 +19,7 @@ import { tenantConfiguration, validateTenant } from '../services/configuration.s
 import { onUnauthorized } from '../services/http.ts';
 import { startMonitoringOnce } from '../services/monitoring-start.ts';
 import { changePasswordMachine, type ChangePasswordOutput } from './change-password.machine.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface SessionContext {
@@ -256,6 +257,7 @@ export const sessionMachine = setup({
       },
       states: {
         lifetime: {
+          description: 'Session lifetime',
           initial: 'counting',
           states: {
             counting: {
@@ -272,6 +274,7 @@ export const sessionMachine = setup({
           },
         },
         passwordDialog: {
+          description: 'Change Password dialog',
           initial: 'closed',
           states: {
             closed: {
@@ -333,6 +336,88 @@ export const sessionMachine = setup({
     },
   },
 });
+
+/** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
+export const statechartLabels = {
+  purpose:
+    'Signs a person in (restoring a session, completing sign-in or SSO), loads their account, keeps the session to its token lifetime and ends it on sign-out, expiry or a 401.',
+  spec: ['AM §1', 'AM §2', 'AM §4', 'AM §8', 'SUV §2', 'SUV §4'],
+  actors: {
+    readEntry: {
+      does: 'Reads how the portal was opened (sign-in callback, SSO link, unknown tenant or plain)',
+      done: 'entry read',
+      failed: 'entry could not be read',
+    },
+    restoreSession: {
+      does: 'Checks the stored token, else signs in silently',
+      done: 'session check done',
+      failed: 'session could not be checked',
+    },
+    completeSignIn: {
+      does: 'Exchanges the sign-in code for tokens',
+      done: 'sign-in completed',
+      failed: 'sign-in could not be completed',
+    },
+    loadAccount: {
+      does: 'Loads the claims, display name and e-mail',
+      done: 'account loaded',
+      failed: 'account could not be loaded',
+    },
+    loadTenant: {
+      does: 'Loads the tenant’s branding and support contacts',
+      done: 'branding loaded',
+      failed: 'branding could not be loaded',
+    },
+    validateTenant: {
+      does: 'Checks that the address names a known tenant',
+      done: 'address checked',
+      failed: 'address could not be checked',
+    },
+    signInRedirect: {
+      does: 'Sends the browser to the sign-in page',
+      done: 'sent to sign-in',
+      failed: 'sign-in page could not be reached',
+    },
+    federatedSignIn: {
+      does: 'Signs in with the SSO token from the link',
+      done: 'SSO sign-in started',
+      failed: 'SSO sign-in failed',
+    },
+    signOut: { does: 'Ends the session at the identity provider', done: 'signed out', failed: 'sign-out failed' },
+    signOutLocally: {
+      does: 'Forgets the tokens in this browser',
+      done: 'tokens forgotten',
+      failed: 'tokens could not be cleared',
+    },
+    watchToken: { does: 'Listens for renewed tokens' },
+    watchUnauthorized: { does: 'Listens for a 401 answer from any API call' },
+    startMonitoring: { does: 'Starts error monitoring (once per page load)' },
+    changePassword: {
+      does: 'Runs the Change Password dialog',
+      done: 'dialog closed',
+      failed: 'dialog failed',
+    },
+  },
+  guards: {
+    isCallbackEntry: 'back from the sign-in page',
+    isFederatedEntry: 'opened from an SSO link',
+    isTenantNotFoundEntry: 'the address names no known tenant',
+    isValidTenant: 'the tenant is valid',
+    hasToken: 'a session exists',
+    shouldSignOut: 'the password was changed (sign out)',
+  },
+  delays: {
+    tokenLifetime: 'the token lifetime + 2 s',
+    reloginDelay: 'the pause before signing in again',
+  },
+  events: {
+    'token.loaded': 'a new token arrived',
+    'session.unauthorized': 'an API call answered 401',
+    'session.signOut': 'Log Out chosen',
+    'passwordChange.open': 'Change Password chosen',
+    'notice.dismiss': 'notice dismissed',
+  },
+} satisfies MachineLabels<typeof sessionMachine>;
 
 /** Provided once around the authenticated part of the router. */
 export const SessionContext = createActorContext(sessionMachine);

@@ -37,6 +37,7 @@ export default defineMachineModel({
     actions: { announceSaved: () => {} },
   }),
   input: { applicationId: '1042', claims: readAndAdd },
+  preconditions: 'Application 1042 open, by a user holding comments.view and comment.add',
   events: [
     { type: 'xstate.done.actor.loadComments', output: existing },
     { type: 'xstate.error.actor.loadComments', error: new HttpError(500, '/api/comment/1042') },

@@ -100,6 +100,7 @@ export default defineMachineModel({
   }),
   // Every claim: New picks an owner first, rows can be ticked and cancelled, the list exported.
   input: { scope: 'my', claims: allClaims, width: 1440 },
+  preconditions: 'My Applications (/list) opened by a user holding every claim, in a 1440 px wide window',
   // The guards are walked with real claim sets: app.create alone creates at once; without
   // app.create, app.cancel or app.export, New, ticking, Cancel and Export do nothing.
   variants: [

@@ -19,6 +19,7 @@ export default defineMachineModel({
     },
   }),
   input: { applications },
+  preconditions: 'Two applications ticked in the list (1042 Smith Family Trust, 1043 Jones Super Fund), Cancel chosen',
   events: [
     {
       type: 'xstate.done.actor.cancelApplications',

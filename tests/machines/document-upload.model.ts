@@ -40,6 +40,7 @@ export default defineMachineModel({
     actions: { requestRefetch: () => {} },
   }),
   input: input(pdf),
+  preconditions: 'A PDF dropped on application 1042 (accepted types from the configuration)',
   events: [
     { type: 'upload.progress', sent: 4096, total: 8192 },
     { type: 'upload.answered', response: stored },

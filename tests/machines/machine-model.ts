@@ -64,6 +64,11 @@ export interface MachineModel {
   /** Passed to `createActor(machine, { input })` and to the graph traversal. */
   input?: unknown;
   /**
+   * `input` in words, for QA's test cases (the Preconditions column of docs/statecharts/<name>.paths.csv):
+   * 'Application 1042 open by a user holding every claim'. Variants add 'with the claims of <name>'.
+   */
+  preconditions?: string;
+  /**
    * Sample events with payloads that satisfy the guards, including the ones actors and timers
    * would send: `xstate.done.actor.<invokeId>` (with `output`), `xstate.error.actor.<invokeId>`
    * (with `error`), `xstate.after.<delay>.<stateId>`. Several samples of one type give several edges

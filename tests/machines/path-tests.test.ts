@@ -1,6 +1,8 @@
 import { createActor, fromPromise } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { planCases } from '../../scripts/statecharts/cases.ts';
 import { toDot } from '../../scripts/statecharts/dot.ts';
+import { MachineWording } from '../../scripts/statecharts/labels.ts';
 import { buildPlan, measureCoverage, runPath } from '../../scripts/statecharts/graph.ts';
 import {
   indexMarkdown,
@@ -16,12 +18,14 @@ import {
   triggerName,
   valueLabel,
 } from '../../scripts/statecharts/structure.ts';
-import { renderSvg } from '../../scripts/statecharts/svg.ts';
-import trafficModel, { trafficMachine } from './fixtures/traffic.fixture.ts';
+import { renderDiagram } from '../../scripts/statecharts/svg.ts';
+import trafficModel, { statechartLabels, trafficMachine } from './fixtures/traffic.fixture.ts';
 import type { MachineModel, SampleEvent } from './machine-model.ts';
 import { describePathTests } from './path-tests.ts';
 
 describePathTests(trafficModel);
+
+const wording = new MachineWording('traffic', trafficMachine, statechartLabels, 'trafficMachine');
 
 describe('xstate behaviour the path tests rely on', () => {
   // If an xstate upgrade stopped accepting these from outside, every invoke/after path would stall.
@@ -165,75 +169,99 @@ describe('structure', () => {
 
 describe('markdown', () => {
   const plan = buildPlan(trafficModel);
+  const cases = planCases(trafficModel.name, plan);
 
-  it('writes steps as `event → state`, with payloads', () => {
-    expect(stepMarkdown({ event: { type: 'xstate.init' }, value: 'checking', contextKey: undefined })).toBe(
-      'start → `checking`',
-    );
+  it('writes steps as `words (event) → state`, with payloads', () => {
+    expect(
+      stepMarkdown(wording, { event: { type: 'xstate.init' }, value: 'checking', contextKey: undefined }),
+    ).toBe('start → `checking`');
     const failure: SampleEvent = { type: 'xstate.error.actor.checkController', error: new Error('down') };
     expect(
-      stepMarkdown({
-        event: failure,
-        value: { running: 'green' },
-        contextKey: undefined,
-      }),
+      stepMarkdown(wording, { event: failure, value: { running: 'green' }, contextKey: undefined }),
     ).toBe(
-      '`xstate.error.actor.checkController` `{"error":{"name":"Error","message":"down"}}` → `running.green`',
+      'controller unreachable (`xstate.error.actor.checkController` `{"error":{"name":"Error","message":"down"}}`) → `running.green`',
     );
   });
 
-  it('numbers state paths, then transition paths, each with numbered steps', () => {
-    const text = planMarkdown(plan);
+  it('lists state paths, then transition paths, each case with its id and numbered steps', () => {
+    const text = planMarkdown(wording, cases);
     const statesAt = text.indexOf('### Paths to every state');
     const transitionsAt = text.indexOf('### Paths through every transition');
     expect(statesAt).toBeGreaterThanOrEqual(0);
     expect(transitionsAt).toBeGreaterThan(statesAt);
-    expect(text).toContain('1. Reach `checking` with `{"faults":0}`\n   1. start → `checking`');
     expect(text).toContain(
-      '2. Reach `running.green` with `{"faults":0}`\n   1. start → `checking`\n   2. `xstate.done.actor.checkController` `{"output":{"healthy":true}}` → `running.green`',
+      '- **traffic-S01** Reach `checking` with `{"faults":0}`\n   1. start → `checking`',
     );
-    expect(text).toContain(`${plan.transitionPaths.length}. `);
+    expect(text).toContain(
+      '- **traffic-S02** Reach `running.green` with `{"faults":0}`\n   1. start → `checking`\n   2. self-test finished (`xstate.done.actor.checkController` `{"output":{"healthy":true}}`) → `running.green`',
+    );
+    expect(text).toContain(`**traffic-T${String(plan.transitionPaths.length).padStart(2, '0')}**`);
   });
 
-  it('builds a page with title, mermaid, image, state table and plan', () => {
+  it('builds a page with purpose, mermaid, image, states, transitions in words and code, names and plan', () => {
     const coverage = measureCoverage(trafficModel, plan);
     const page = machineMarkdown({
       name: 'traffic',
       title: 'traffic',
-      mermaid: toMermaid(trafficMachine),
+      wording,
+      mermaid: toMermaid(trafficMachine, wording, 'LR'),
       states: listStates(trafficMachine),
-      plan,
+      transitions: listTransitions(trafficMachine),
+      cases,
       coverage,
+      layout: { rankdir: 'LR', width: 900 },
     });
     expect(page.startsWith('# traffic\n')).toBe(true);
+    expect(page).toContain('Runs a traffic light: self-test');
+    expect(page).toContain('Spec: TL §1.');
     expect(page).toContain('```mermaid\nstateDiagram-v2\n');
-    expect(page).toContain('![diagram](traffic.svg)');
+    expect(page).toContain('![traffic statechart](traffic.svg)');
     expect(page).toContain('| `traffic.checking` | Controller self-test before the lights start | `busy` |');
+    expect(page).toContain(
+      '| `traffic.checking` | self-test finished, if the controller is healthy | `traffic.running` | `xstate.done.actor.checkController [isHealthy]` |',
+    );
+    expect(page).toContain(
+      '| `traffic.running.red` | after 5 s | `traffic.running.green` | `after 5000ms` |',
+    );
+    expect(page).toContain('| `greenTime` | 30000 ms | the green phase | after 30 s |');
     expect(page).toContain('Coverage: states covered 7/7, transitions covered 10/10.');
+    expect(page).toContain('[CSV](traffic.paths.csv)');
   });
 
-  it('indexes machines with counts and coverage', () => {
+  it('indexes machines with purpose, spec, counts, coverage and links', () => {
     const coverage = measureCoverage(trafficModel, plan);
     const index = indexMarkdown([
-      { name: 'traffic', title: 'traffic', states: 7, transitions: 10, coverage },
+      {
+        name: 'traffic',
+        title: 'traffic',
+        purpose: 'Runs a traffic light.',
+        spec: ['TL §1'],
+        states: 7,
+        transitions: 10,
+        cases: cases.length,
+        coverage,
+      },
     ]);
     expect(index).toContain(
-      '| [traffic](traffic.md) | 7 | 10 | states covered 7/7, transitions covered 10/10 |',
+      `| [traffic](traffic.md) | Runs a traffic light. | TL §1 | 7 | 10 | 7/7 states, 10/10 transitions | [SVG](traffic.svg) | ${cases.length} cases: [Markdown](traffic.md#qa-path-plan), [CSV](traffic.paths.csv), [JSON](traffic.paths.json) |`,
     );
   });
 });
 
 describe('diagrams', () => {
-  it('writes a mermaid state diagram with nesting, initial and final markers and guards', () => {
-    const mermaid = toMermaid(trafficMachine);
+  it('writes a mermaid state diagram with nesting, initial and final markers, and words', () => {
+    const mermaid = toMermaid(trafficMachine, wording, 'LR');
+    expect(mermaid).toContain('  direction LR');
     expect(mermaid).toContain('[*] --> checking');
     expect(mermaid).toContain('state running {');
     expect(mermaid).toContain('  [*] --> green');
     expect(mermaid).toContain('green : Cars may go');
     expect(mermaid).toContain('red : Cars must stop#59; pedestrians cross');
-    expect(mermaid).toContain('fault --> checking : power.restore [canRetry]');
+    expect(mermaid).toContain('fault --> checking : the power came back, if fewer faults than the limit');
+    expect(mermaid).toContain('fault --> outOfService : the power came back, otherwise');
     expect(mermaid).toContain('outOfService --> [*]');
-    expect(mermaid).toContain('checking : invoke checkController');
+    expect(mermaid).toContain('checking : ▸ Tests the controller');
+    expect(mermaid).not.toContain('xstate.');
   });
 
   it('escapes what mermaid would parse', () => {
@@ -242,29 +270,35 @@ describe('diagrams', () => {
     );
   });
 
-  it('writes DOT with clusters, initial points, guards, invokes and delays', () => {
-    const dot = toDot(trafficMachine);
+  it('writes DOT with clusters, initial points, words, guarded colour, delays and technical tooltips', () => {
+    const { dot, titles } = toDot(trafficMachine, wording, { rankdir: 'LR', density: 'normal' });
+    expect(dot).toContain('rankdir=LR');
     expect(dot).toContain('subgraph "cluster_traffic.running" {');
-    expect(dot).toContain('"traffic:initial" -> "traffic.checking";');
-    expect(dot).toContain(
-      '"traffic.running.green" -> "traffic.running.yellow" [label="after greenTime", style=dashed];',
+    expect(dot).toMatch(/"traffic:initial" -> "traffic.checking" \[id="i\d+"\];/);
+    expect(dot).toMatch(
+      /"traffic.running.green" -> "traffic.running.yellow" \[id="(t\d+)", label="after 30 s", style=dashed\];/,
     );
-    expect(dot).toContain(
-      'label="xstate.done.actor.checkController [isHealthy]", lhead="cluster_traffic.running"',
+    expect(dot).toMatch(
+      /label="self-test finished\\nif the controller is healthy", lhead="cluster_traffic.running", color="#1f5fa8"/,
     );
-    expect(dot).toContain(
-      '"traffic.running:initial" -> "traffic.fault" [label="power.fail", ltail="cluster_traffic.running"];',
-    );
-    expect(dot).toContain('invoke checkController');
-    expect(dot).toContain('entry / countFault');
+    expect(dot).toContain('label="the power came back\\notherwise"');
+    expect(dot).toContain('▸ Tests the controller');
     expect(dot).toContain('peripheries=2');
+    expect(dot).not.toContain('xstate.');
+    expect([...titles.values()]).toContain('xstate.done.actor.checkController [isHealthy] → traffic.running');
+    expect([...titles.values()].some((title) => title.includes('entry / countFault'))).toBe(true);
   });
 
-  it('renders the DOT to SVG with the WebAssembly Graphviz, deterministically', async () => {
-    const svg = await renderSvg(toDot(trafficMachine));
+  it('renders to SVG with technical tooltips, a legend and a size that shrinks to the window, deterministically', async () => {
+    const diagram = toDot(trafficMachine, wording, { rankdir: 'LR', density: 'normal' });
+    const { svg, width } = await renderDiagram(diagram);
     expect(svg).toContain('<svg');
     expect(svg).toContain('Cars may go');
-    expect(await renderSvg(toDot(trafficMachine))).toBe(svg);
+    expect(svg).toContain('<title>xstate.done.actor.checkController [isHealthy] → traffic.running</title>');
+    expect(svg).toContain('How to read this diagram');
+    expect(svg).toContain(`width="${width}px"`);
+    expect(svg).toContain('style="max-width: 100%; height: auto"');
+    expect((await renderDiagram(diagram)).svg).toBe(svg);
   });
 
   it('keeps a never-settling actor where the path left it', async () => {

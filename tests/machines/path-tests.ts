@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import * as vitest from 'vitest';
+import { expect } from 'vitest';
 import type { AnyMachineSnapshot, AnyStateNode, AnyTransitionDefinition } from 'xstate';
+import { planCases, stateGroup, suiteName, transitionGroup } from '../../scripts/statecharts/cases.ts';
 import {
   buildPlan,
   measureCoverage,
-  pathTitle,
   runPath,
   type Coverage,
   type PlanPath,
@@ -22,22 +23,22 @@ import type { MachineModel, ModelExpectations } from './machine-model.ts';
  * machine): after every step, the expectation of every active state; for every transition taken,
  * its effects (context, emitted events, inputs of started actors).
  */
-export function describePathTests(model: MachineModel): void {
+export function describePathTests(model: MachineModel, registrar: TestRegistrar = vitest): void {
+  const { describe, it } = registrar;
   const plan = buildPlan(model);
+  // The test names carry the QA case ids (docs/statecharts/<name>.paths.csv) they run.
+  const cases = planCases(model.name, plan);
   // Both coverage tests need every path run once; share the runs.
   let coverage: Coverage | undefined;
   const measured = () => (coverage ??= measureCoverage(model, plan));
-  describe(`${model.name} statechart`, () => {
-    describe('paths to every state', () => {
-      plan.statePaths.forEach((path, index) => {
-        it(`${index + 1}. ${pathTitle(path)}`, () => replay(model, path));
+  describe(suiteName(model.name), () => {
+    for (const group of [stateGroup, transitionGroup]) {
+      describe(group, () => {
+        for (const planCase of cases.filter((candidate) => candidate.group === group)) {
+          it(planCase.testName, () => replay(model, planCase.path));
+        }
       });
-    });
-    describe('paths through every transition', () => {
-      plan.transitionPaths.forEach((path, index) => {
-        it(`${index + 1}. ${pathTitle(path)}`, () => replay(model, path));
-      });
-    });
+    }
     it('reaches every state node', () => {
       const { states } = measured();
       expect(states.uncovered, `states no path reaches: ${states.uncovered.join(', ')}`).toEqual([]);
@@ -58,16 +59,30 @@ export function describePathTests(model: MachineModel): void {
         expect(missing, 'states the model says nothing about').toEqual([]);
       });
       it('has an effect expectation for every transition', () => {
-        const keys = new Set(listTransitions(model.machine).map(({ definition }) => transitionKey(definition)));
+        const keys = new Set(
+          listTransitions(model.machine).map(({ definition }) => transitionKey(definition)),
+        );
         const missing = [...keys].filter((key) => !(key in expectations.transitions));
         expect(missing, 'transitions the model says nothing about').toEqual([]);
-        const unknown = [...Object.keys(expectations.transitions), ...Object.keys(expectations.states)].filter(
+        const unknown = [
+          ...Object.keys(expectations.transitions),
+          ...Object.keys(expectations.states),
+        ].filter(
           (key) => !keys.has(key) && !listStates(model.machine).some(({ node }) => stateKey(node) === key),
         );
         expect(unknown, 'expectations naming no state or transition of the machine').toEqual([]);
       });
     }
   });
+}
+
+/**
+ * The two vitest functions the path tests are registered with; a test of the QA export passes
+ * recording ones to read the names the path tests have without running them.
+ */
+export interface TestRegistrar {
+  describe: (name: string, body: () => void) => void;
+  it: (name: string, body: () => void) => void;
 }
 
 /** `list.failed`: the node's id without the machine's; the root is `(machine)`. */
