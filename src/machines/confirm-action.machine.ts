@@ -117,7 +117,8 @@ async function runCall(call: ConfirmedCall, message: string): Promise<ActionOutc
  * e-mails) → busy → success or failure; it closes itself on success where the caller asks. Used by
  * Unlock Application, Unlock applicant, Email Resume Link, Resend Completion Email, each API step
  * (Confirm Action), Cancel Application and Depersonalise Application, each with its own texts.
- * A failure can be tried again; every success tells the host, which refetches the detail.
+ * A failure can be tried again. Every answer tells the host, which refetches the detail (a refused
+ * API step is recorded in the feed too); a call that threw changed nothing and tells nobody.
  */
 export const confirmActionMachine = setup({
   types: typesOf<{
@@ -148,6 +149,7 @@ export const confirmActionMachine = setup({
       resultText: params.outcome.message.trim() === '' ? context.failureText : params.outcome.message,
     })),
     assignFailure: assign(({ context }) => ({ resultText: context.failureText })),
+    notifyRecorded: emit({ type: 'application.changed' as const }),
     notifyChanged: emit(({ context }) =>
       context.removesApplication ? { type: 'application.removed' as const } : { type: 'application.changed' as const },
     ),
@@ -194,9 +196,10 @@ export const confirmActionMachine = setup({
             target: 'succeeded',
             actions: ['assignSuccess', 'notifyChanged'],
           },
+          // An answered refusal may still have been recorded (a refused API step is in the feed): refetch.
           {
             target: 'failed',
-            actions: { type: 'assignRefusal', params: ({ event }) => ({ outcome: event.output }) },
+            actions: [{ type: 'assignRefusal', params: ({ event }) => ({ outcome: event.output }) }, 'notifyRecorded'],
           },
         ],
         onError: { target: 'failed', actions: 'assignFailure' },

@@ -114,9 +114,11 @@ export default defineMachineModel({
       // AM §6: the TFN is blurred (hidden from screen readers) until revealed.
       expect(screen.getByRole('button', { name: 'Reveal TFN of Jo Smith' })).toBeTruthy();
       expect(screen.getByText('TFN hidden')).toBeTruthy();
+      // AM §2/§6 with every claim: View, Edit and the Actions menu button (its items are the rules' table, actions-menu-rules.test.ts).
       for (const name of ['View', 'Edit', 'Actions']) {
-        expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(true);
+        expect(screen.getByRole('button', { name }).hasAttribute('disabled')).toBe(false);
       }
+      expect(screen.getByRole('button', { name: 'Actions' }).getAttribute('aria-haspopup')).toBe('menu');
       if (snapshot.context.vpn === 'unavailable') {
         expect(screen.getByText('VPN detection results are not available for this application.')).toBeTruthy();
       }

@@ -82,6 +82,33 @@ export default defineMachineModel({
     { type: 'xstate.done.actor.runAction', output: { succeeded: false, message: '' } },
     { type: 'xstate.error.actor.runAction', error: new Error('network down') },
   ],
+  // What the person sees (confirm-action.view.test.tsx renders the modal titled 'Confirm Action').
+  view: {
+    idle: (screen, snapshot) => {
+      expect(screen.getByRole('dialog', { name: 'Confirm Action' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Confirm' }).hasAttribute('disabled')).toBe(false);
+      expect(screen.getByRole('button', { name: 'Close' }).hasAttribute('disabled')).toBe(false);
+      // AM §2: only the e-mails offer the optional message.
+      expect(screen.queryAllByRole('textbox', { name: 'Personalised message (optional)' })).toHaveLength(
+        snapshot.context.withMessage ? 1 : 0,
+      );
+    },
+    busy: (screen) => {
+      // Nothing can close the modal while the action runs.
+      expect(screen.getByRole('button', { name: 'Close' }).hasAttribute('disabled')).toBe(true);
+      expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    },
+    succeeded: (screen, snapshot) => {
+      expect(screen.getByRole('status').textContent).toBe(snapshot.context.resultText);
+      expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Close' })).toBeTruthy();
+    },
+    failed: (screen, snapshot) => {
+      expect(screen.getByRole('alert').textContent).toBe(snapshot.context.resultText);
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    },
+    closed: (screen) => expect(screen.queryByRole('dialog')).toBeNull(),
+  },
   expectations: {
     states: {
       idle: (snapshot) => {
@@ -128,7 +155,8 @@ export default defineMachineModel({
           if (before.context.closeOnSuccess) expect(after.output).toEqual({ changed: true, resultText: expectedSuccess(call) });
           expect(after.matches(before.context.closeOnSuccess ? 'closed' : 'succeeded')).toBe(true);
         } else {
-          expect(emitted).toEqual([]);
+          // Answered but refused: the server may have recorded it (a refused API step), so the detail refetches.
+          expect(emitted).toEqual([{ type: 'application.changed' }]);
           // The server's reason when it gave one; otherwise the action's failure text.
           expect(after.context.resultText).toBe(outcome.message === '' ? expectedFailure(call) : outcome.message);
         }

@@ -12,6 +12,7 @@ import { lastListAddress } from '../../shell/list-return.ts';
 import { useDocumentTitle } from '../../shell/use-document-title.ts';
 import { Button } from '../../ui/button.tsx';
 import { Loader } from '../../ui/loader.tsx';
+import { DetailActions } from './actions/detail-actions.tsx';
 import { ActivityFeed } from './activity-feed.tsx';
 import { CommentsCard } from './comments-card.tsx';
 import {
@@ -61,7 +62,7 @@ export function ApplicationDetailScreen({ applicationId }: { applicationId: stri
       </Link>
       <div className={styles.heading}>
         <h1 id={headingId}>Application {title}</h1>
-        {screen === 'loaded' && detail && <DetailToolbar detail={detail} />}
+        {screen === 'loaded' && detail && <DetailToolbar detail={detail} backTo={backTo} />}
       </div>
       {screen === 'loading' && <Loader text={loadingApplicationText} />}
       {screen === 'notFound' && (
@@ -75,18 +76,15 @@ export function ApplicationDetailScreen({ applicationId }: { applicationId: stri
   );
 }
 
-/** AM §2: the Actions dropdown, View, Edit (app.view / app.edit) and Refresh. The actions come with the next issue. */
-function DetailToolbar({ detail }: { detail: ApplicationDetail }) {
+/** AM §2: the Actions dropdown, View and Edit (actions/detail-actions.tsx), and Refresh. */
+function DetailToolbar({ detail, backTo }: { detail: ApplicationDetail; backTo: string }) {
   const send = useDetailSend();
   const refreshing = useDetailSelector(
     (snapshot) => snapshot.matches({ loaded: 'reloading' }) || snapshot.matches({ loaded: 'refetching' }),
   );
-  const cards = useDetailCards(detail);
   return (
     <div className={styles.toolbar} role="group" aria-label="Application actions">
-      <Button isDisabled>Actions</Button>
-      {cards.viewButton && <Button isDisabled>View</Button>}
-      {cards.editButton && <Button isDisabled>Edit</Button>}
+      <DetailActions detail={detail} backTo={backTo} />
       <Button onPress={() => send({ type: 'detail.refresh' })} isPending={refreshing}>
         Refresh
       </Button>
