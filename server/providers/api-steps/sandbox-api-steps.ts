@@ -2,7 +2,7 @@ import type { ApiSteps } from './api-steps.ts';
 
 /**
  * Deterministic answers of the sandbox API steps, decided by the last digit of the ApplicationID so
- * a person can pick an application to see each outcome (README "Sandbox API steps"):
+ * a person can pick an application to see each outcome (README "Outbox and sandboxes"):
  * 0–6 success, 7 refused as a duplicate customer, 8 refused for a missing account number, 9 the
  * step's own time-out answer. An API name the sandbox does not know is answered as not configured.
  */
