@@ -6,6 +6,7 @@ import { findUserById, signInStatuses } from '../identity/accounts.ts';
 import { latestOutbox, outboxPageSize } from '../db/outbox-store.ts';
 import { html, raw } from '../html.ts';
 import type { Tenant } from '../tenancy.ts';
+import { requestOrigin } from './auth.ts';
 import type { RouteContext } from './context.ts';
 
 export const outboxPath = '/outbox';
@@ -73,6 +74,14 @@ ${raw(main)}
 </html>`;
 }
 
+/** A message body as text, with links into this portal (the resume link) clickable; everything else escaped. */
+function bodyWithLinks(body: string, origin: string): string {
+  return body
+    .split(/(https?:\/\/[^\s<>"]+)/)
+    .map((part, index) => (index % 2 === 1 && part.startsWith(`${origin}/`) ? html`<a href="${part}">${part}</a>` : html`${part}`))
+    .join('');
+}
+
 function send(reply: FastifyReply, status: number, body: (nonce: string) => string) {
   const nonce = randomBytes(16).toString('base64');
   return reply
@@ -116,7 +125,7 @@ export function registerOutboxRoutes({ app, db }: RouteContext, providerFor: Pro
     <dt>Channel</dt><dd>${message.channel === 'sms' ? 'SMS' : 'E-mail'}${message.transport === 'smtp' ? ' (delivered by SMTP)' : ' (sandbox: not delivered)'}</dd>
     ${message.applicationId === null ? '' : raw(html`<dt>Application</dt><dd>${message.applicationId}</dd>`)}
   </dl>
-  <pre>${message.body}</pre>
+  <pre>${raw(bodyWithLinks(message.body, requestOrigin(request)))}</pre>
 </article>`,
     );
     return send(reply, 200, (nonce) =>

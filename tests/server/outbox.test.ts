@@ -67,7 +67,8 @@ describe('GET /outbox', () => {
     const [row] = await server.db.select().from(outbox).where(eq(outbox.applicationId, demoApp.id)).limit(1);
     expect(response.body).toContain(`<dd>${escapeHtml(row!.recipient)}</dd>`);
     expect(response.body).toContain(escapeHtml(row!.subject));
-    expect(response.body).toContain(`/external/application-form/`);
+    // The resume link opens from the page; a link elsewhere in a body stays text.
+    expect(response.body).toMatch(/<a href="http:\/\/localhost\/external\/application-form\/[0-9a-f-]+\?token=[^"]+">http:\/\/localhost\/external/);
     expect(response.body).toMatch(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} UTC/);
     expect(response.body.indexOf('Second message')).toBeGreaterThan(0);
     expect(response.body.indexOf('Second message')).toBeLessThan(response.body.indexOf('First message'));
@@ -79,7 +80,7 @@ describe('GET /outbox', () => {
       channel: 'sms',
       recipient: '<img src=x onerror=alert(1)>',
       subject: '',
-      body: '</pre><script>alert(2)</script>',
+      body: '</pre><script>alert(2)</script> https://evil.example/x http://localhost/"onmouseover="alert(3)',
       transport: 'sandbox',
     });
     const body = (await outboxPage(adminCookie)).body;
@@ -88,6 +89,9 @@ describe('GET /outbox', () => {
     expect(body).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(body).toContain('&lt;/pre&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
     expect(body).toContain('<h2>SMS</h2>');
+    expect(body).not.toContain('href="https://evil.example');
+    expect(body).not.toContain('"onmouseover=');
+    expect(body).toContain('https://evil.example/x');
   });
 
   it('is tenant-scoped: acme\'s admin sees acme\'s outbox only, and a demo session means nothing on acme\'s host', async () => {
