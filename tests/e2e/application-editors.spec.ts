@@ -136,6 +136,7 @@ test.describe('application editors', () => {
     await text.fill(`Dup ${stamp}`);
     await create.click();
     await expect(creator.getByRole('alert')).toHaveText(`A label named Dup ${stamp} already exists.`);
+    await page.screenshot({ path: 'test-results/editors-label-picker-refused.png' });
     const alertBox = await creator.getByRole('alert').boundingBox();
     const inputBox = await text.boundingBox();
     expect(alertBox && inputBox && alertBox.y < inputBox.y).toBe(true);
@@ -194,6 +195,22 @@ test.describe('application editors', () => {
     await expect(dialog).toBeHidden();
     await expect(approvals.getByRole('listitem').filter({ hasText: name })).not.toContainText('Locked');
     await expect(approvals.getByRole('button', { name: `Unlock ${name}` })).toHaveCount(0);
+  });
+
+  test("an applicant's resume link is e-mailed again", async ({ page }) => {
+    await signInAt(page, listOf('Primary edit'), 'admin@demo.test');
+    await openFirstRow(page);
+    const resend = card(page, 'Approval Status').getByRole('button', { name: /^Resend email to / }).first();
+    const name = ((await resend.getAttribute('aria-label')) ?? '').replace(/^Resend email to /, '');
+    await resend.click();
+    const dialog = page.getByRole('dialog', { name: 'Resend email' });
+    await dialog.getByRole('textbox', { name: 'Personalised message (optional)' }).fill('Please finish your part today.');
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    // AM §8: 'Email has been sent.'
+    await expect(dialog).toContainText('Email has been sent.');
+    await expect(latestActivity(page)).toContainText(`Resume link e-mailed to ${name}`);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
   });
 
   test('a user without the claims sees no edit controls', async ({ page }) => {

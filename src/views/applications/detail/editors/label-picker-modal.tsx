@@ -134,7 +134,7 @@ function LabelCreator({ picker }: { picker: LabelPickerRef }) {
             isDisabled={adding}
             description={`At most ${labelMaxLength} characters`}
           />
-          <Button type="submit" isDisabled={!canCreate} isPending={adding}>
+          <Button type="submit" className={styles.creatorButton} isDisabled={!canCreate} isPending={adding}>
             Create label
           </Button>
         </form>
