@@ -48,6 +48,7 @@ export default defineMachineModel({
     },
   }),
   input: { applicationId: '1042', claims: allClaims },
+  preconditions: 'Application 1042 opened by a user holding every claim',
   events: [
     { type: 'xstate.done.actor.loadDetail', output: sampleDetail },
     { type: 'xstate.error.actor.loadDetail', error: new HttpError(404, '/api/application/get/1042') },
