@@ -29,7 +29,8 @@ export type RequestEditEvent =
 
 /**
  * What the hosting view does for the machine: open the form in a new window (AM §4), and refetch
- * the detail after an edit was granted (the server may have reset approvals).
+ * the detail after an edit was granted (the server may have reset approvals) or a report was made
+ * (its activity item).
  */
 export type RequestEditEmitted = { type: 'window.open'; url: string } | { type: 'application.changed' };
 
@@ -162,7 +163,8 @@ export const requestEditMachine = setup({
           applicationGuid: context.applicationGuid,
           reportName: event.type === 'report.download' ? event.reportName : '',
         }),
-        onDone: { target: 'idle' },
+        // The server records each report it generates in the activity feed.
+        onDone: { target: 'idle', actions: 'notifyChanged' },
         onError: { target: 'failed', actions: 'assignFailure' },
       },
     },

@@ -108,9 +108,10 @@ export default defineMachineModel({
         else failedQuietly(after, emitted);
       },
       'requestingView + xstate.error.actor.requestView': ({ after, emitted }) => failedQuietly(after, emitted),
+      // The report is in the activity feed: the detail refetches.
       'downloadingReport + xstate.done.actor.downloadReport': ({ after, emitted }) => {
         expect(after.matches('idle')).toBe(true);
-        expect(emitted).toEqual([]);
+        expect(emitted).toEqual([{ type: 'application.changed' }]);
       },
       'downloadingReport + xstate.error.actor.downloadReport': ({ after, emitted }) => failedQuietly(after, emitted),
       // Trying again clears the failure.
