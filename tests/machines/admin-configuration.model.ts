@@ -1,15 +1,15 @@
 import { expect } from 'vitest';
 import { fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { adminConfigurationMachine } from '../../src/machines/admin-configuration.machine.ts';
-import { defineMachineModel } from './machine-model.ts';
+import { defineMachineModel, type SampleEvent } from './machine-model.ts';
 
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 
 const busy = (snapshot: AnyMachineSnapshot) => expect(snapshot.hasTag('busy')).toBe(true);
 const viewable = (columns: readonly { ColumnName: string; Viewable: boolean }[], name: string) =>
   columns.find((column) => column.ColumnName === name)?.Viewable;
-const succeeded = (event: { output?: unknown }) =>
-  typeof event.output === 'object' && event.output !== null && 'Success' in event.output && event.output.Success === true;
+const succeeded = ({ output }: SampleEvent) =>
+  typeof output === 'object' && output !== null && 'Success' in output && output.Success === true;
 
 export default defineMachineModel({
   name: 'admin-configuration',
