@@ -156,7 +156,7 @@ export const assigneePickerMachine = setup({
   },
 });
 
-export const labels = {
+export const statechartLabels = {
   purpose: 'Assign an application to a staff member, or clear its assignee',
   spec: ['AM §2', 'AM §4', 'AM §5', 'AM §6'],
   actors: {

@@ -181,7 +181,7 @@ export const fieldEditorMachine = setup({
   },
 });
 
-export const labels = {
+export const statechartLabels = {
   purpose: "Change one field of an application: its owner, its primary e-mail address or its signing mode",
   spec: ['AM §2', 'AM §4', 'AM §5', 'AM §6'],
   actors: {

@@ -215,7 +215,7 @@ export const labelPickerMachine = setup({
   },
 });
 
-export const labels = {
+export const statechartLabels = {
   purpose: "Set or clear an application's label, and create labels up to the tenant's limit",
   spec: ['AM §2', 'AM §4', 'AM §5', 'AM §6', 'AM §8'],
   actors: {
