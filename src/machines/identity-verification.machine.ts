@@ -181,7 +181,7 @@ export const identityVerificationMachine = setup({
   },
 });
 
-export const labels = {
+export const statechartLabels = {
   purpose: 'Re-verify an individual with added identification, verify them anew, or screen them for PEP/Sanctions',
   spec: ['AM §2', 'AM §3', 'AM §4', 'AM §5', 'AM §6', 'AM §7', 'AM §8'],
   actors: {
