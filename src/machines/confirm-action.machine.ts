@@ -15,6 +15,7 @@ import {
 } from '../services/application-actions.service.ts';
 import { resendIndividualResumeLink, unlockApplicant } from '../services/application-editors.service.ts';
 import { cancelApplications } from '../services/applications.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 /**
@@ -217,6 +218,30 @@ export const confirmActionMachine = setup({
         'dialog.close': { target: 'closed' },
       },
     },
-    closed: { type: 'final' },
+    closed: {
+      type: 'final',
+      description: 'The modal is gone: the detail has refetched after a change, or, after a cancel, the list is shown',
+    },
   },
 });
+
+export const statechartLabels = {
+  purpose: 'Confirm one action on an application, run it, and say how it went (the generic confirm modal)',
+  spec: ['AM §2', 'AM §4', 'AM §6', 'AM §8'],
+  actors: {
+    runAction: {
+      does: 'Runs the action the modal was opened for (unlock, e-mail, API step, cancel, depersonalise)',
+      done: 'the server answered',
+      failed: 'the call failed or answered nothing',
+    },
+  },
+  guards: {
+    succeeded: 'the server did it',
+    succeededAndClosesItself: 'the server did it and this modal closes itself on success',
+  },
+  events: {
+    'message.change': 'the personalised message typed',
+    'action.confirm': 'Confirm (or Try again) pressed',
+    'dialog.close': 'Close or Escape',
+  },
+} satisfies MachineLabels<typeof confirmActionMachine>;

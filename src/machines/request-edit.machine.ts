@@ -7,6 +7,7 @@ import {
   type RequestViewResponse,
 } from '../schemas/application-actions.schema.ts';
 import { downloadReport, requestEdit, requestView } from '../services/application-actions.service.ts';
+import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
 export interface RequestEditInput {
@@ -180,3 +181,26 @@ export const requestEditMachine = setup({
     },
   },
 });
+
+export const statechartLabels = {
+  purpose: 'View, Edit and the report items of the detail toolbar: ask the server, then open or save what it gives',
+  spec: ['AM §2', 'AM §3', 'AM §4', 'AM §6', 'AM §7'],
+  actors: {
+    requestEdit: { does: 'Asks the server for a link to edit the application', done: 'the server answered', failed: 'the request failed' },
+    requestView: { does: 'Asks the server for a read-only link to the application', done: 'the server answered', failed: 'the request failed' },
+    downloadReport: { does: 'Downloads the report PDF', done: 'the PDF was saved', failed: 'the download failed' },
+  },
+  guards: {
+    opensUrl: 'the edit was granted with a link',
+    requiresConfirmation: 'the server asks for confirmation first (a completed application)',
+    hasUrl: 'the server gave a link',
+  },
+  events: {
+    'edit.request': 'Edit pressed',
+    'edit.confirm': 'Edit application pressed in the confirmation',
+    'dialog.close': 'Cancel or Escape in the confirmation',
+    'view.request': 'View pressed',
+    'report.download': 'a report item chosen from Actions',
+    'failure.dismiss': 'Dismiss pressed beside the error',
+  },
+} satisfies MachineLabels<typeof requestEditMachine>;
