@@ -56,8 +56,8 @@ test.describe('application detail', () => {
     await expect(card(page, 'Details')).toContainText('Complete');
     await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
     // View and Edit work (application-actions.spec.ts); an admin may edit a completed application.
-    await expect(page.getByRole('button', { name: 'View' })).toBeEnabled();
-    await expect(page.getByRole('button', { name: 'Edit' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'View', exact: true })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeEnabled();
 
     // AM §5: an empty comment is refused before it is sent, then a real one is saved with its activity item.
     const comments = card(page, 'Comments');
