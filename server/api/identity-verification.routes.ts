@@ -72,6 +72,11 @@ export function registerIdentityVerificationRoutes(
     return form;
   };
   const byHash = () => new Map([...compiled.values()].map((form) => [form.hash, form]));
+  // Compiling takes most of a second (ajv, every subschema for rjsf): done once the server has
+  // started rather than in the first person's request. Derived from the code, so no state to share.
+  setImmediate(() => {
+    for (const form of provider.identificationForms()) compiledFor(form.schema);
+  });
 
   app.get(
     '/api/Reverification/identificationOptions/:applicationGuid/:individualGuid',

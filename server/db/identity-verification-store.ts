@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { VerificationMode } from '../../src/schemas/identity-verification.schema.ts';
 import { verificationModeRules } from '../../src/domain/identity-verification.ts';
 import type { Actor } from './applications-store.ts';
 import type { Database } from './client.ts';
-import { applicationActivity, applicationApplicants, applicationRequirements } from './schema.ts';
+import { applicationApplicants, applicationRequirements } from './schema.ts';
 import type { Individual, VerificationResult } from '../providers/identity-verification/identity-verification-provider.ts';
 
 /**
@@ -113,15 +113,16 @@ export const verificationActivity = (mode: VerificationMode, passed: boolean, na
   `${capitalised(verificationModeRules[mode].words)} ${passed ? 'passed' : 'failed'} for ${name} by ${by}: ${message}`;
 
 const flagColumn = {
-  IsEligibleForReverification: applicationRequirements.eligibleForReverification,
-  IsEligibleForNewVerification: applicationRequirements.eligibleForNewVerification,
-  IsEligibleForSanctionsVerification: applicationRequirements.eligibleForSanctionsVerification,
+  IsEligibleForReverification: 'eligible_for_reverification',
+  IsEligibleForNewVerification: 'eligible_for_new_verification',
+  IsEligibleForSanctionsVerification: 'eligible_for_sanctions_verification',
 } as const;
 
 /**
- * Writes the result and its activity entry in one transaction. The update holds only while the
- * requirement is still eligible for the mode (another verification may have finished meanwhile):
- * false when it no longer is, and nothing is written.
+ * Writes the result and its activity entry in one transaction: one statement (the update, and the
+ * insert fed by what it updated), so on PGlite it is one round trip rather than begin, update,
+ * insert, commit. The update holds only while the requirement is still eligible for the mode
+ * (another verification may have finished meanwhile): false when it no longer is, and nothing is written.
  */
 export async function recordVerification(
   db: Database,
@@ -132,21 +133,24 @@ export async function recordVerification(
   update: RequirementUpdate,
   activity: string,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const updated = await tx
-      .update(applicationRequirements)
-      .set({
-        result: update.result,
-        resultText: update.resultText,
-        ...(update.actionRequired === undefined ? {} : { actionRequired: update.actionRequired }),
-        eligibleForReverification: update.eligibleForReverification,
-        eligibleForNewVerification: update.eligibleForNewVerification,
-        eligibleForSanctionsVerification: update.eligibleForSanctionsVerification,
-      })
-      .where(and(eq(applicationRequirements.id, requirementId), eq(flagColumn[verificationModeRules[mode].flag], true)))
-      .returning({ id: applicationRequirements.id });
-    if (updated.length === 0) return false;
-    await tx.insert(applicationActivity).values({ tenantId: actor.tenantId, applicationId, userId: actor.userId, activity });
-    return true;
-  });
+  const flag = sql.raw(flagColumn[verificationModeRules[mode].flag]);
+  const rows = await db.execute<{ id: number }>(sql`
+    with updated as (
+      update application_requirements
+         set result = ${update.result},
+             result_text = ${update.resultText},
+             action_required = coalesce(${update.actionRequired ?? null}::text, action_required),
+             eligible_for_reverification = ${update.eligibleForReverification},
+             eligible_for_new_verification = ${update.eligibleForNewVerification},
+             eligible_for_sanctions_verification = ${update.eligibleForSanctionsVerification}
+       where id = ${requirementId} and ${flag}
+   returning id)
+    insert into application_activity (tenant_id, application_id, user_id, activity)
+    select ${actor.tenantId}, ${applicationId}, ${actor.userId}::uuid, ${activity} from updated
+    returning id`);
+  return rowsOf(rows).length > 0;
 }
+
+/** drizzle's execute answers `{ rows }` on both drivers (PGlite and node-postgres). */
+const rowsOf = (result: unknown): unknown[] =>
+  typeof result === 'object' && result !== null && 'rows' in result && Array.isArray(result.rows) ? result.rows : [];

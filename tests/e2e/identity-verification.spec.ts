@@ -18,9 +18,9 @@ async function openApplicationOf(page: Page, email: string, name: string) {
   const search = page.getByRole('searchbox', { name: 'Search applications' });
   await search.fill(name);
   await search.press('Enter');
-  const row = grid(page).getByRole('row').filter({ hasText: name }).first();
-  await expect(row).toBeVisible();
-  await row.click();
+  const cell = grid(page).getByRole('gridcell', { name, exact: true }).first();
+  await expect(cell).toBeVisible();
+  await cell.click();
   await expect(page.getByRole('heading', { level: 1, name: /^Application \(\d+\)$/ })).toBeVisible();
   await expect(requirements(page)).toBeVisible();
 }
@@ -63,14 +63,37 @@ test.describe('identity verification', () => {
     // Budget: rjsf and the validators are not part of the detail route's load.
     expect(scripts.filter((url) => /identification-form|formValidator/.test(url))).toEqual([]);
 
+    const formChunk = page.waitForResponse((response) => /identification-form/.test(response.url()));
     await menuButton(page, 'Sandra Sandbox').click();
-    const started = Date.now();
+    // Opening the menu fetched the modal and rjsf (a person takes longer than that to choose an item).
+    await formChunk;
+    await page.waitForTimeout(300);
+    // Measured in the page: from choosing the item to the form's first field enabled in the DOM.
+    await page.evaluate(() => {
+      const marks: Record<string, number> = {};
+      Reflect.set(window, 'verificationMarks', marks);
+      document.addEventListener('click', () => (marks.open = performance.now()), { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        const field = document.querySelector('select#root_DocumentType');
+        if (field instanceof HTMLSelectElement && !field.disabled) {
+          marks.interactive = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await page.getByRole('menuitem', { name: 'Add Identification & Verify Individual' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Identification & Verify Individual' });
     const documentType = dialog.getByLabel('Identification to add');
     await expect(documentType).toBeEnabled();
-    const interactiveMs = Date.now() - started;
+    const interactiveMs = await page.evaluate(() => {
+      const marks = Reflect.get(window, 'verificationMarks') as Record<string, number>;
+      return Math.round((marks.interactive ?? NaN) - (marks.open ?? NaN));
+    });
     console.info(`budget: modal open -> form interactive ${interactiveMs} ms (budget 300 ms)`);
+    // The budget is 300 ms on an idle machine; the test's ceiling catches a waterfall (rjsf fetched
+    // only after the options, say) without failing on a shared CI box's load. Set it to 300 to hold the budget.
+    expect(interactiveMs).toBeLessThanOrEqual(Number(process.env.VERIFY_INTERACTIVE_CEILING_MS ?? 1_500));
     expect(scripts.some((url) => /identification-form/.test(url))).toBe(true);
     expect(scripts.some((url) => /formValidator/.test(url))).toBe(true);
 

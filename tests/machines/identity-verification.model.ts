@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { identityVerificationMachine } from '../../src/machines/identity-verification.machine.ts';
-import type { IdentificationOptionsResponse, VerifyResponse } from '../../src/schemas/identity-verification.schema.ts';
+import type { IdentificationOptionsResponse, VerifyRequest, VerifyResponse } from '../../src/schemas/identity-verification.schema.ts';
 import { defineMachineModel } from './machine-model.ts';
 
 const applicationGuid = '3f2a9c1e-0000-4000-8000-000000000014';
@@ -27,7 +27,7 @@ export default defineMachineModel({
   machine: identityVerificationMachine.provide({
     actors: {
       loadOptions: never<IdentificationOptionsResponse, { applicationGuid: string; individualId: string }>(),
-      verify: never<VerifyResponse, { applicationGuid: string; request: unknown }>(),
+      verify: never<VerifyResponse, { applicationGuid: string; request: VerifyRequest }>(),
     },
   }),
   input: { applicationGuid, individualId, mode: 'ExistingEnquiry' },

@@ -43,5 +43,7 @@ export interface IdentityVerificationProvider {
   readonly name: string;
   /** The identification this person may add; undefined when there is none (AM §8 'No additional verification options available.'). */
   identificationForm(individual: Individual): IdentificationFormDefinition | undefined;
+  /** Every form `identificationForm` may answer, so the server can compile their validators ahead of the first request. */
+  identificationForms(): readonly IdentificationFormDefinition[];
   verify(request: VerificationRequest): Promise<VerificationResult>;
 }

@@ -32,6 +32,7 @@ export function createSandboxIdentityVerification(): IdentityVerificationProvide
   return {
     name: 'sandbox',
     identificationForm: (individual) => (individual.dateOfBirth === '' ? undefined : form),
+    identificationForms: () => [form],
     verify: async ({ mode, individual }: VerificationRequest): Promise<VerificationResult> => {
       if (onList(sampleSanctionsList, individual)) {
         return { outcome: 'sanctionsHit', errorNo: sandboxErrorNo.sanctionsHit, message: 'Possible match on a sanctions list.' };

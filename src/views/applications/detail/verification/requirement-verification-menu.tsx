@@ -1,13 +1,21 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { verificationMenuModes, verificationTitle } from '../../../../domain/identity-verification.ts';
+import { addsIdentification, verificationMenuModes, verificationTitle } from '../../../../domain/identity-verification.ts';
 import type { Requirement } from '../../../../schemas/application-detail.schema.ts';
 import type { VerificationMode } from '../../../../schemas/identity-verification.schema.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../../../ui/menu.tsx';
 import { useDetailSelector, useDetailSend } from '../detail-hooks.ts';
 
-/** The modal (and, for re-verification, rjsf) load when a verification is first chosen. */
-const IdentityVerificationModal = lazy(() => import('./identity-verification-modal.tsx'));
+const modalModule = () => import('./identity-verification-modal.tsx');
+const formModule = () => import('./identification-form.tsx');
+/** The modal (and, for re-verification, rjsf) load when the menu first opens, never with the detail. */
+const IdentityVerificationModal = lazy(modalModule);
+
+/** Opening the menu starts the downloads the chosen item will need, so the form is ready when the modal opens. */
+function prefetch(modes: readonly VerificationMode[]) {
+  void modalModule();
+  if (modes.some(addsIdentification)) void formModule();
+}
 
 /**
  * AM §2/§6: a requirement's verification menu: re-verify, verify, PEP/Sanctions screening, each
@@ -25,7 +33,11 @@ export function RequirementVerificationMenu({ applicationGuid, requirement, indi
   if (modes.length === 0) return null;
   return (
     <>
-      <MenuTrigger>
+      <MenuTrigger
+        onOpenChange={(isOpen) => {
+          if (isOpen) prefetch(modes);
+        }}
+      >
         <Button aria-label={`Verification options for ${individualName}`}>Verify…</Button>
         <MenuPopover>
           <Menu onAction={(key) => setMode(modes.find((candidate) => candidate === key))}>
