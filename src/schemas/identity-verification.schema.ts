@@ -24,7 +24,7 @@ export const IdentificationFormSchema = z.object({
   /**
    * Same-origin address of the form schema's validators, compiled by the server's ajv ahead of
    * time: the portal's Content-Security-Policy has no 'unsafe-eval', so ajv cannot compile in the
-   * browser (decision 006).
+   * browser (docs/decisions/007).
    */
   ValidatorModule: z.string(),
 });

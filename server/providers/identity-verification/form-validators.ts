@@ -6,7 +6,7 @@ import { compileSchemaValidatorsCode } from '@rjsf/validator-ajv8/lib/compileSch
  * One form schema, two validators from the same ajv: the server's (checks FormData before the
  * provider sees it) and the portal's, compiled here to standalone code and served as a same-origin
  * module, because the portal's Content-Security-Policy has no 'unsafe-eval' and ajv compiles to
- * `new Function` (docs/decisions/006-server-compiled-form-validators.md).
+ * `new Function` (docs/decisions/007-server-compiled-form-validators.md).
  */
 export interface CompiledForm {
   /** Content hash of the schema: the module's address, cacheable for ever. */
