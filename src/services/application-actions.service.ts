@@ -13,14 +13,16 @@ import {
   type TriggerApiRequest,
   type TriggerApiResponse,
 } from '../schemas/application-actions.schema.ts';
+import { explainedRefusal } from './explained-refusal.ts';
 import { downloadFile, getJson, postJson, putJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 /**
  * The detail screen's Actions menu, View and Edit (AM §2, §7; ARCHITECTURE §5 for request edit,
  * request view and depersonalise). `{id}` in a path is the ApplicationID, `{guid}` the
- * ApplicationGuid. Failures throw the wrapper's typed errors; the confirm modal shows its failure
- * text for them (AM §8 'An unknown error occurred.'). The per-applicant calls (MFA unlock, one
+ * ApplicationGuid. A refusal the server explains comes back as `{ Success: false, Message }`
+ * (explained-refusal.ts); other failures throw the wrapper's typed errors, for which the confirm
+ * modal shows 'An unknown error occurred.' (AM §8). The per-applicant calls (MFA unlock, one
  * applicant's resume link) and the Details-card editors are in application-editors.service.ts;
  * cancel is in applications.service.ts.
  */
@@ -30,17 +32,27 @@ const segment = (value: string) => encodeURIComponent(value);
 
 /** POST /application/unlockapplication/{id}: a Locked application is unlocked (AM §4). */
 export function unlockApplication(applicationId: string): Promise<ActionResult> {
-  return postJson(api(`/application/unlockapplication/${segment(applicationId)}`), {}, ActionResultSchema);
+  return explainedRefusal(
+    postJson(api(`/application/unlockapplication/${segment(applicationId)}`), {}, ActionResultSchema),
+  );
 }
 
 /** POST /application/emailresumelink/{id} {PersonalisedMessage?}: the resume link to the primary applicant. */
 export function emailResumeLink(applicationId: string, request: EmailRequest): Promise<ActionResult> {
-  return postJson(api(`/application/emailresumelink/${segment(applicationId)}`), request, ActionResultSchema);
+  return explainedRefusal(
+    postJson(api(`/application/emailresumelink/${segment(applicationId)}`), request, ActionResultSchema),
+  );
 }
 
 /** POST /application/resendcompletionemail/{id} {PersonalisedMessage?}: the completion e-mail again. */
 export function resendCompletionEmail(applicationId: string, request: EmailRequest): Promise<ActionResult> {
-  return postJson(api(`/application/resendcompletionemail/${segment(applicationId)}`), request, ActionResultSchema);
+  return explainedRefusal(
+    postJson(
+      api(`/application/resendcompletionemail/${segment(applicationId)}`),
+      request,
+      ActionResultSchema,
+    ),
+  );
 }
 
 /** POST /application/triggerapi {ApplicationGuid, ApiName}: one of the application's ApiItems; ErrorNo 0 is success. */
@@ -52,7 +64,10 @@ const reportTimeoutMs = 120_000;
 
 /** GET /report?ApplicationGuid=&ReportName=: the PDF, saved under the name content-disposition gives. */
 export function downloadReport(query: ReportQuery): Promise<void> {
-  const params = new URLSearchParams({ ApplicationGuid: query.ApplicationGuid, ReportName: query.ReportName });
+  const params = new URLSearchParams({
+    ApplicationGuid: query.ApplicationGuid,
+    ReportName: query.ReportName,
+  });
   return downloadFile(api(`/report?${params.toString()}`), `${query.ReportName}.pdf`, {
     accept: 'application/pdf',
     timeoutMs: reportTimeoutMs,
@@ -63,7 +78,10 @@ export function downloadReport(query: ReportQuery): Promise<void> {
  * POST /application/requestedit/{guid} {ConfirmationAccepted}: `{Result, Url}`. A completed
  * application answers RequireConfirmation until the person has confirmed (editing resets approvals).
  */
-export function requestEdit(applicationGuid: string, confirmationAccepted: boolean): Promise<RequestEditResponse> {
+export function requestEdit(
+  applicationGuid: string,
+  confirmationAccepted: boolean,
+): Promise<RequestEditResponse> {
   return postJson(
     api(`/application/requestedit/${segment(applicationGuid)}`),
     { ConfirmationAccepted: confirmationAccepted },
@@ -78,5 +96,9 @@ export function requestView(applicationGuid: string): Promise<RequestViewRespons
 
 /** PUT /application/depersonalise/{guid}: scrubs the personal data irreversibly; `{OverallSuccess, ErrorMessage}`. */
 export function depersonalise(applicationGuid: string): Promise<DepersonaliseResponse> {
-  return putJson(api(`/application/depersonalise/${segment(applicationGuid)}`), {}, DepersonaliseResponseSchema);
+  return putJson(
+    api(`/application/depersonalise/${segment(applicationGuid)}`),
+    {},
+    DepersonaliseResponseSchema,
+  );
 }

@@ -6,8 +6,8 @@ import {
   type IndividualEmailRequest,
   type UnlockApplicantRequest,
 } from '../schemas/application-actions.schema.ts';
-import { ApiErrorSchema } from '../schemas/errors.schema.ts';
-import { HttpError, postJson } from './http.ts';
+import { explainedRefusal } from './explained-refusal.ts';
+import { postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 /**
@@ -15,30 +15,14 @@ import { runtimeConfig } from './runtime-config.ts';
  * Change Signing Mode, Unlock applicant, per-applicant Resend email; §7 calls). `{id}` in a path
  * is the ApplicationID, ApplicationId in a body the ApplicationGuid (application-actions.schema.ts).
  *
- * Each answers `{ Success, Message }`. A refusal the server explains (a 4xx other than 401 whose
- * body is an ActionResult, or the server's error with its message: 409 for a state the rules do not
- * allow, 400 for a bad value) comes back as `{ Success: false, Message }`, so the modal can show
- * it (AM §8 add-label error). Anything else throws the wrapper's typed errors.
+ * Each answers `{ Success, Message }`; a refusal the server explains comes back as
+ * `{ Success: false, Message }` (explained-refusal.ts).
  */
 
 const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
 const segment = (value: string) => encodeURIComponent(value);
 
-async function explained(call: Promise<ActionResult>): Promise<ActionResult> {
-  try {
-    return await call;
-  } catch (error) {
-    if (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401) {
-      const result = ActionResultSchema.safeParse(error.body);
-      if (result.success) return result.data;
-      const refusal = ApiErrorSchema.safeParse(error.body);
-      if (refusal.success) return { Success: false, Message: refusal.data.message };
-    }
-    throw error;
-  }
-}
-
-const post = (path: string, body: unknown) => explained(postJson(api(path), body, ActionResultSchema));
+const post = (path: string, body: unknown) => explainedRefusal(postJson(api(path), body, ActionResultSchema));
 
 /** POST /application/assign/{id} {GlobalUserId}: null clears the assignee (AM §5). */
 export function assignApplication(applicationId: string, request: AssignRequest): Promise<ActionResult> {
@@ -76,6 +60,9 @@ export function unlockApplicant(request: UnlockApplicantRequest): Promise<Action
 }
 
 /** POST /application/resendindividualresumelinkemail/{id} {IndividualId}: one applicant's resume link again. */
-export function resendIndividualResumeLink(applicationId: string, request: IndividualEmailRequest): Promise<ActionResult> {
+export function resendIndividualResumeLink(
+  applicationId: string,
+  request: IndividualEmailRequest,
+): Promise<ActionResult> {
   return post(`/application/resendindividualresumelinkemail/${segment(applicationId)}`, request);
 }
