@@ -39,8 +39,11 @@ export interface BenchServer {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Opens (seeding once, then reusing) the bench database and serves the real app on a free port. */
-export async function startBenchServer(): Promise<BenchServer> {
+/**
+ * Opens (seeding once, then reusing) the bench database and serves the real app on a free port;
+ * `env` sets server configuration (e.g. abuse limits a write bench from one address would hit).
+ */
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
   let started = performance.now();
   let handle: DatabaseHandle;
   if (benchDatabaseUrl) {
@@ -69,7 +72,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   }
   await ensureLocationUser(handle);
 
-  const app = await buildApp({ db: handle.db, config: readConfig({ LOG_LEVEL: 'silent' }) });
+  const app = await buildApp({ db: handle.db, config: readConfig({ LOG_LEVEL: 'silent', ...env }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -17,24 +17,27 @@ import {
 } from '../../src/schemas/application-actions.schema.ts';
 import { actionRules, actionVerdict, canUnlockApplicant, type ApplicationAction } from '../../src/domain/application-actions.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
-import { assigneeOptions, isUuid, type Actor } from '../db/applications-store.ts';
+import { assigneeOption, isUuid, type Actor } from '../db/applications-store.ts';
 import {
   actionFactsOf,
   addLabel,
-  assignApplication,
-  changeOwner,
-  changePrimaryEmail,
-  changeSigningMode,
+  assignWrite,
+  changeOwnerWrite,
+  changePrimaryEmailWrite,
+  changeSigningModeWrite,
+  findActionApplication,
   findApplicant,
   findTenantOwner,
   labelExists,
   lockVisibleApplication,
   recordEditRequested,
   reopenForEdit,
-  setLabel,
+  setLabelWrite,
   unlockApplicant,
-  unlockApplication,
+  unlockApplicationWrite,
+  writeAction,
   type ActionApplication,
+  type ActionWrite,
   type ApplicationKey,
   type Tx,
 } from '../db/application-actions-store.ts';
@@ -59,25 +62,40 @@ export const labelExistsMessage = (name: string) => `A label named ${name} alrea
 
 /**
  * The detail screen's actions (AM §2, §6, §7; issue 13). Each route needs a list claim (the
- * application must be one the caller can open) and its action's claim; then, with the application
- * locked in the action's transaction, `actionVerdict` (src/domain/application-actions.ts, the same
+ * application must be one the caller can open) and its action's claim; then, on the application as
+ * it is when the change is written, `actionVerdict` (src/domain/application-actions.ts, the same
  * table the portal's menu reads) decides: 403 for the claim, 409 with its message for the state.
  * Unknown, another tenant's, cancelled and invisible applications are the detail's one 404.
  */
 export function registerApplicationActionRoutes({ app, db, access }: RouteContext, storage: FileStorage) {
   const accessFor = (action: ApplicationAction) => access.requireAccess({ ...viewApplicationRule, claims: claimOf(action) });
 
-  /** Locks the application, judges the action on it, and runs `work` in the same transaction. */
+  /** 404 unless visible; 403 for the claim and 409 with the rule's message for the state (actionVerdict). */
+  function judge(actor: Actor, action: ApplicationAction, application: ActionApplication | undefined): ActionApplication {
+    if (!application) throw notFound(applicationNotFoundMessage);
+    const verdict = actionVerdict(action, actionFactsOf(application), actor.claims);
+    if (!verdict.allowed) {
+      throw verdict.reason === 'claim' ? forbidden(`Requires the ${verdict.claim} claim.`) : new HttpError(409, verdict.message);
+    }
+    return application;
+  }
+
+  /**
+   * An action of one statement: read and judge, then write while the application is as judged
+   * (application-actions-store.ts); if it changed meanwhile, read and judge again.
+   */
+  async function perform(actor: Actor, key: ApplicationKey, action: ApplicationAction, change: (application: ActionApplication) => ActionWrite) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const application = judge(actor, action, await findActionApplication(db, actor, key));
+      const write = change(application);
+      if (await writeAction(db, actor, application, write)) return write.activity;
+    }
+    throw new HttpError(409, 'The application kept changing while this was being saved. Please try again.');
+  }
+
+  /** An action of several statements: the application locked, judged, and `work` run in the same transaction. */
   function act<T>(actor: Actor, key: ApplicationKey, action: ApplicationAction, work: (tx: Tx, application: ActionApplication) => Promise<T>) {
-    return db.transaction(async (tx) => {
-      const application = await lockVisibleApplication(tx, actor, key);
-      if (!application) throw notFound(applicationNotFoundMessage);
-      const verdict = actionVerdict(action, actionFactsOf(application), actor.claims);
-      if (!verdict.allowed) {
-        throw verdict.reason === 'claim' ? forbidden(`Requires the ${verdict.claim} claim.`) : new HttpError(409, verdict.message);
-      }
-      return work(tx, application);
-    });
+    return db.transaction(async (tx) => work(tx, judge(actor, action, await lockVisibleApplication(tx, actor, key))));
   }
 
   const done = (message: string) => ({ Success: true, Message: `${message}.` });
@@ -93,11 +111,11 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
       const wanted = request.body.GlobalUserId;
       let assignee: { id: string; name: string } | null = null;
       if (wanted !== null) {
-        const option = (await assigneeOptions(db, actor.tenantId)).find((candidate) => candidate.Value === wanted.toLowerCase());
+        const option = await assigneeOption(db, actor.tenantId, wanted);
         if (!option?.Assignable) throw badRequest('GlobalUserId: no assignable user of this tenant has this id');
         assignee = { id: option.Value, name: option.Name };
       }
-      return done(await act(actor, { id: request.params.id }, 'assign', (tx, application) => assignApplication(tx, actor, application, assignee)));
+      return done(await perform(actor, { id: request.params.id }, 'assign', () => assignWrite(actor, assignee)));
     },
   );
 
@@ -128,7 +146,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
       const actor = principalOf(request);
       const label = request.body.Label;
       if (label !== '' && !(await labelExists(db, actor.tenantId, label))) throw badRequest('Label: no label of this tenant has this name');
-      return done(await act(actor, { guid: request.body.ApplicationId }, 'setLabel', (tx, application) => setLabel(tx, actor, application, label)));
+      return done(await perform(actor, { guid: request.body.ApplicationId }, 'setLabel', () => setLabelWrite(actor, label)));
     },
   );
 
@@ -142,7 +160,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
       const actor = principalOf(request);
       const owner = await findTenantOwner(db, actor.tenantId, request.body.NewOwnerId);
       if (!owner) throw badRequest('NewOwnerId: no owner of this tenant has this PublicId');
-      return done(await act(actor, { id: request.params.id }, 'changeOwner', (tx, application) => changeOwner(tx, actor, application, owner)));
+      return done(await perform(actor, { id: request.params.id }, 'changeOwner', (application) => changeOwnerWrite(actor, application, owner)));
     },
   );
 
@@ -155,7 +173,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     async (request) => {
       const actor = principalOf(request);
       const email = request.body.PrimaryEmail;
-      return done(await act(actor, { id: request.params.id }, 'changePrimaryEmail', (tx, application) => changePrimaryEmail(tx, actor, application, email)));
+      return done(await perform(actor, { id: request.params.id }, 'changePrimaryEmail', () => changePrimaryEmailWrite(actor, email)));
     },
   );
 
@@ -168,7 +186,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     async (request) => {
       const actor = principalOf(request);
       const { id, mode } = request.params;
-      return done(await act(actor, { id }, 'changeSigningMode', (tx, application) => changeSigningMode(tx, actor, application, mode)));
+      return done(await perform(actor, { id }, 'changeSigningMode', () => changeSigningModeWrite(actor, mode)));
     },
   );
 
@@ -180,7 +198,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     },
     async (request) => {
       const actor = principalOf(request);
-      return done(await act(actor, { id: request.params.id }, 'unlockApplication', (tx, application) => unlockApplication(tx, actor, application)));
+      return done(await perform(actor, { id: request.params.id }, 'unlockApplication', (application) => unlockApplicationWrite(actor, application)));
     },
   );
 
@@ -237,9 +255,9 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     },
     async (request) => {
       const actor = principalOf(request);
-      // Judged on the locked row like every action, though viewing writes nothing.
-      const guid = await act(actor, { guid: request.params.guid }, 'view', async (_tx, application) => application.guid);
-      return { Url: await formUrl({ db }, request, guid, 'view') };
+      // Judged like every action, though viewing writes nothing.
+      const application = judge(actor, 'view', await findActionApplication(db, actor, { guid: request.params.guid }));
+      return { Url: await formUrl({ db }, request, application.guid, 'view') };
     },
   );
 

@@ -39,7 +39,7 @@ const scopeName = (scope: ListScope) =>
   scope.kind === 'restricted' ? `restricted_${scope.byLocation ? 'l' : 'x'}${scope.byRestrictionGroup ? 'g' : 'x'}` : scope.kind;
 
 /** `id = $1` and visible to the actor, as SQL over `applications a`-less columns, with its statement name suffix. */
-function visibleById(params: Params, actor: Actor) {
+export function visibleById(params: Params, actor: Actor) {
   const scopes = visibleScopes(actor);
   const condition = scopes.length === 0 ? 'false' : scopes.map((scope) => `(${listWhere(params, actor.tenantId, scope, emptyFilters)})`).join(' or ');
   const name = scopes.length === 0 ? 'none' : scopes.map(scopeName).join('_');

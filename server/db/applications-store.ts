@@ -339,19 +339,24 @@ export async function productOptions(db: Database, tenantId: string) {
   return rows.map(({ code, name }) => ({ Name: name, Value: code }));
 }
 
+const assigneeColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, status: users.status, claims: users.claims };
+const listClaims = [myAppsClaim, ...allAppsClaims];
+const assigneeOptionOf = (row: { id: string; firstName: string; lastName: string; status: string; claims: string[] }) => ({
+  Name: `${row.firstName} ${row.lastName}`.trim(),
+  Value: row.id,
+  Assignable: row.status === 'Active' && row.claims.some((claim) => listClaims.includes(claim)),
+});
+
 /** Staff of the tenant; Assignable when they can still sign in and see applications. */
 export async function assigneeOptions(db: Database, tenantId: string) {
-  const rows = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, status: users.status, claims: users.claims })
-    .from(users)
-    .where(eq(users.tenantId, tenantId))
-    .orderBy(asc(users.firstName), asc(users.lastName));
-  const listClaims = [myAppsClaim, ...allAppsClaims];
-  return rows.map((row) => ({
-    Name: `${row.firstName} ${row.lastName}`.trim(),
-    Value: row.id,
-    Assignable: row.status === 'Active' && row.claims.some((claim) => listClaims.includes(claim)),
-  }));
+  const rows = await db.select(assigneeColumns).from(users).where(eq(users.tenantId, tenantId)).orderBy(asc(users.firstName), asc(users.lastName));
+  return rows.map(assigneeOptionOf);
+}
+
+/** One member of staff of the tenant as an assignee option (the assign action reads just the one it is given). */
+export async function assigneeOption(db: Database, tenantId: string, userId: string) {
+  const [row] = await db.select(assigneeColumns).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId.toLowerCase())));
+  return row ? assigneeOptionOf(row) : undefined;
 }
 
 export async function ownerOptions(db: Database, tenantId: string) {

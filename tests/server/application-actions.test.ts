@@ -32,7 +32,7 @@ beforeAll(async () => {
   server = await startTestServer();
   admin = await accessTokenFor(server, 'admin@demo.test');
   apps = (await tenantApplications(server)).sort((a, b) => a.id - b.id);
-  [acmeApp] = (await tenantApplications(server, 'acme')).filter((row) => row.status !== 'Cancelled');
+  acmeApp = (await tenantApplications(server, 'acme')).find((row) => row.status !== 'Cancelled')!;
   cancelled = apps.find((row) => row.status === 'Cancelled')!;
   const [owner] = await server.db.select().from(applicationOwners).where(eq(applicationOwners.tenantId, 'demo')).limit(1);
   demoOwnerId = owner!.id;
@@ -449,6 +449,17 @@ describe('unlocks', () => {
     expect((await detail(admin, app.id)).LastApplicationStatus).toBe('Locked');
     expect((await feed(app.id)).at(-1)).toBe('Application unlocked (back to Secondary review) by Avery Admin');
     await expectConflict(await post(`/api/application/unlockapplication/${app.id}`, undefined), 'Only a locked application can be unlocked.');
+  });
+
+  it('two people unlocking one application at once: one unlocks it, the other is told it is no longer locked', async () => {
+    const app = take((row) => row.status === 'Locked');
+    const manager = await accessTokenFor(server, 'manager@demo.test');
+    const before = (await feed(app.id)).length;
+    const answers = await Promise.all([admin, manager].map((token) => post(`/api/application/unlockapplication/${app.id}`, undefined, token)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.statusCode === 409)!.json().message).toBe('Only a locked application can be unlocked.');
+    expect((await feed(app.id)).slice(before)).toHaveLength(1);
+    expect((await current(app.id)).previousStatus).toBe('Locked');
   });
 
   it('a Locked application with no previous status recorded goes back to the applicant\'s form', async () => {
