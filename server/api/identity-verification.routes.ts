@@ -1,4 +1,5 @@
 import {
+  FormValidatorParamsSchema,
   IdentificationOptionsParamsSchema,
   IdentificationOptionsResponseSchema,
   VerifyParamsSchema,
@@ -96,9 +97,8 @@ export function registerIdentityVerificationRoutes(
   );
 
   // A module script cannot carry a bearer token; it holds only a compiled form schema, addressed by its hash.
-  app.get('/api/Reverification/formValidator/:file', async (request, reply) => {
-    const { file } = request.params as { file: string };
-    const form = /^[0-9a-f]{16}\.js$/.test(file) ? byHash().get(file.slice(0, -3)) : undefined;
+  app.get('/api/Reverification/formValidator/:file', { schema: { params: FormValidatorParamsSchema } }, async (request, reply) => {
+    const form = byHash().get(request.params.file.slice(0, -3));
     if (!form) throw notFound();
     return reply
       .header('content-type', 'text/javascript; charset=utf-8')

@@ -44,6 +44,11 @@ export const IdentificationOptionsResponseSchema = z.object({
 });
 export type IdentificationOptionsResponse = z.infer<typeof IdentificationOptionsResponseSchema>;
 
+/** GET /api/Reverification/formValidator/{hash}.js: the form's compiled validators (ValidatorModule). */
+export const FormValidatorParamsSchema = z.object({
+  file: z.string().check(z.regex(/^[0-9a-f]{16}\.js$/, 'file: must be a form validator module name')),
+});
+
 export const VerifyParamsSchema = z.object({ applicationGuid: guid('applicationGuid') });
 
 /** POST /api/Reverification/verify/{applicationGuid} (ARCHITECTURE §5). FormData: the Add Identification form's data. */
