@@ -1,14 +1,9 @@
-import { useSelector } from '@xstate/react';
 import { lazy, Suspense } from 'react';
-import type { ActorRefFrom } from 'xstate';
-import { cancelApplicationsLabel } from '../../domain/list-permissions.ts';
-import type { cancelApplicationsMachine } from '../../machines/cancel-applications.machine.ts';
-import { Button } from '../ui/button.tsx';
-import { ModalDialog } from '../ui/dialog.tsx';
 import { useList } from './list-hooks.ts';
-import styles from './application-list.module.css';
 
-// The owner picker's searchable select loads when New is first pressed, not with the list.
+// The dialogs' code (react-aria's modal, the owner picker's searchable select) loads when one first
+// opens, not with the list.
+const CancelApplicationsModal = lazy(() => import('./cancel-applications-modal.tsx'));
 const NewApplicationFailure = lazy(() =>
   import('./new-application-modals.tsx').then((module) => ({ default: module.NewApplicationFailure })),
 );
@@ -22,61 +17,10 @@ export function ListDialogs() {
   const newDialog = useList((snapshot) => snapshot.children.newApplication);
   const onBehalfDialog = useList((snapshot) => snapshot.children.newApplicationOnBehalf);
   return (
-    <>
+    <Suspense fallback={null}>
       {cancelDialog && <CancelApplicationsModal dialog={cancelDialog} />}
-      <Suspense fallback={null}>
-        {newDialog && <NewApplicationFailure dialog={newDialog} />}
-        {onBehalfDialog && <NewOnBehalfModal dialog={onBehalfDialog} />}
-      </Suspense>
-    </>
-  );
-}
-
-/** AM §2/§8: 'Cancel N application(s)', then 'Application(s) cancelled' with Cancelled or Error each. */
-function CancelApplicationsModal({ dialog }: { dialog: ActorRefFrom<typeof cancelApplicationsMachine> }) {
-  const applications = useSelector(dialog, (snapshot) => snapshot.context.applications);
-  const outcomes = useSelector(dialog, (snapshot) => snapshot.context.outcomes);
-  const finished = useSelector(dialog, (snapshot) => snapshot.matches('finished'));
-  const busy = useSelector(dialog, (snapshot) => snapshot.hasTag('busy'));
-  const close = () => dialog.send({ type: 'dialog.close' });
-
-  return (
-    <ModalDialog
-      title={finished ? 'Application(s) cancelled' : cancelApplicationsLabel(applications.length)}
-      isOpen
-      isKeyboardDismissDisabled={busy}
-      onOpenChange={(isOpen) => {
-        if (!isOpen) close();
-      }}
-    >
-      {!finished && <p className={styles.dialogText}>Are you sure you want to cancel the following application(s)?</p>}
-      <ul className={styles.dialogList}>
-        {applications.map((application) => {
-          const outcome = outcomes[application.applicationGuid];
-          return (
-            <li key={application.applicationGuid}>
-              <span>
-                {application.applicationId} {application.accountName}
-              </span>
-              {finished && (
-                <span className={styles.outcome} data-outcome={outcome ? 'cancelled' : 'error'}>
-                  {outcome ? 'Cancelled' : 'Error'}
-                </span>
-              )}
-            </li>
-          );
-        })}
-      </ul>
-      <div className={styles.dialogButtons}>
-        <Button onPress={close} isDisabled={busy}>
-          Close
-        </Button>
-        {!finished && (
-          <Button variant="primary" isPending={busy} onPress={() => dialog.send({ type: 'cancel.confirm' })}>
-            {cancelApplicationsLabel(applications.length)}
-          </Button>
-        )}
-      </div>
-    </ModalDialog>
+      {newDialog && <NewApplicationFailure dialog={newDialog} />}
+      {onBehalfDialog && <NewOnBehalfModal dialog={onBehalfDialog} />}
+    </Suspense>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { NavigationItem } from '../../domain/navigation.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
@@ -10,7 +10,8 @@ import { AccountMenuPending, MobileNavPending } from './header-buttons.tsx';
 import styles from './header.module.css';
 
 // The menus (react-aria overlays and collections) are the heaviest part of the header: they load
-// right after the shell's first render instead of before it.
+// right after the shell's first paint instead of before it (a lazy component mounted in the first
+// render would request its code during that render).
 const AccountMenu = lazy(() =>
   import('./account-menu.tsx').then((module) => ({ default: module.AccountMenu })),
 );
@@ -21,12 +22,17 @@ export function AppHeader({ crumbs, items }: { crumbs: readonly Crumb[]; items: 
   const tenant = SessionContext.useSelector((snapshot) => snapshot.context.tenant);
   const displayName = SessionContext.useSelector((snapshot) => snapshot.context.displayName);
   const name = tenant?.DisplayName || platformName;
+  const painted = usePainted();
   return (
     <header className={styles.header}>
       <div className={styles.mobileOnly}>
-        <Suspense fallback={<MobileNavPending />}>
-          <MobileNav items={items} />
-        </Suspense>
+        {painted ? (
+          <Suspense fallback={<MobileNavPending />}>
+            <MobileNav items={items} />
+          </Suspense>
+        ) : (
+          <MobileNavPending />
+        )}
       </div>
       <RouterLink to="/" className={styles.brand} aria-label={`${name} home`}>
         {tenant?.LogoUrl && <img className={styles.logo} src={tenant.LogoUrl} alt="" />}
@@ -37,10 +43,24 @@ export function AppHeader({ crumbs, items }: { crumbs: readonly Crumb[]; items: 
         <Button variant="icon" isDisabled aria-label="Notifications">
           <BellIcon />
         </Button>
-        <Suspense fallback={<AccountMenuPending displayName={displayName} />}>
-          <AccountMenu />
-        </Suspense>
+        {painted ? (
+          <Suspense fallback={<AccountMenuPending displayName={displayName} />}>
+            <AccountMenu />
+          </Suspense>
+        ) : (
+          <AccountMenuPending displayName={displayName} />
+        )}
       </div>
     </header>
   );
+}
+
+/** False in the first render, true from the frame after it was painted. */
+function usePainted(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setPainted(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return painted;
 }
