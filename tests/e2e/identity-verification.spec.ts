@@ -18,7 +18,9 @@ async function openApplicationOf(page: Page, email: string, name: string) {
   const search = page.getByRole('searchbox', { name: 'Search applications' });
   await search.fill(name);
   await search.press('Enter');
-  const cell = grid(page).getByRole('gridcell', { name, exact: true }).first();
+  await expect(page).toHaveURL(/q=/);
+  // Only the result row: the grid may keep an earlier, hidden row mounted (the focused one).
+  const cell = grid(page).getByRole('gridcell', { name, exact: true }).filter({ visible: true }).first();
   await expect(cell).toBeVisible();
   await cell.click();
   await expect(page.getByRole('heading', { level: 1, name: /^Application \(\d+\)$/ })).toBeVisible();
