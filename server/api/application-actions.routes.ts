@@ -15,8 +15,12 @@ import {
   requestEditRequireConfirmation,
   requestEditSuccess,
 } from '../../src/schemas/application-actions.schema.ts';
-import { actionRules, actionVerdict, canUnlockApplicant, type ApplicationAction } from '../../src/domain/application-actions.ts';
-import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
+import {
+  actionRules,
+  canUnlockApplicant,
+  type ApplicationAction,
+} from '../../src/domain/application-actions.ts';
+import { HttpError, badRequest, notFound } from '../http-error.ts';
 import { assigneeOption, isUuid, type Actor } from '../db/applications-store.ts';
 import {
   actionFactsOf,
@@ -43,7 +47,12 @@ import {
 } from '../db/application-actions-store.ts';
 import { depersonalise } from '../db/depersonalise-store.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
-import { ApplicationIdParamsSchema, applicationNotFoundMessage, viewApplicationRule } from './application-detail.routes.ts';
+import { enforceActionRule } from './application-action-checks.ts';
+import {
+  ApplicationIdParamsSchema,
+  applicationNotFoundMessage,
+  viewApplicationRule,
+} from './application-detail.routes.ts';
 import { formUrl } from './applications.routes.ts';
 import { tenantSettingsOf } from './configuration.routes.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
@@ -68,15 +77,17 @@ export const labelExistsMessage = (name: string) => `A label named ${name} alrea
  * Unknown, another tenant's, cancelled and invisible applications are the detail's one 404.
  */
 export function registerApplicationActionRoutes({ app, db, access }: RouteContext, storage: FileStorage) {
-  const accessFor = (action: ApplicationAction) => access.requireAccess({ ...viewApplicationRule, claims: claimOf(action) });
+  const accessFor = (action: ApplicationAction) =>
+    access.requireAccess({ ...viewApplicationRule, claims: claimOf(action) });
 
   /** 404 unless visible; 403 for the claim and 409 with the rule's message for the state (actionVerdict). */
-  function judge(actor: Actor, action: ApplicationAction, application: ActionApplication | undefined): ActionApplication {
+  function judge(
+    actor: Actor,
+    action: ApplicationAction,
+    application: ActionApplication | undefined,
+  ): ActionApplication {
     if (!application) throw notFound(applicationNotFoundMessage);
-    const verdict = actionVerdict(action, actionFactsOf(application), actor.claims);
-    if (!verdict.allowed) {
-      throw verdict.reason === 'claim' ? forbidden(`Requires the ${verdict.claim} claim.`) : new HttpError(409, verdict.message);
-    }
+    enforceActionRule(action, actionFactsOf(application), actor.claims);
     return application;
   }
 
@@ -84,7 +95,12 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
    * An action of one statement: read and judge, then write while the application is as judged
    * (application-actions-store.ts); if it changed meanwhile, read and judge again.
    */
-  async function perform(actor: Actor, key: ApplicationKey, action: ApplicationAction, change: (application: ActionApplication) => ActionWrite) {
+  async function perform(
+    actor: Actor,
+    key: ApplicationKey,
+    action: ApplicationAction,
+    change: (application: ActionApplication) => ActionWrite,
+  ) {
     for (let attempt = 0; attempt < 5; attempt++) {
       const application = judge(actor, action, await findActionApplication(db, actor, key));
       const write = change(application);
@@ -94,8 +110,15 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   }
 
   /** An action of several statements: the application locked, judged, and `work` run in the same transaction. */
-  function act<T>(actor: Actor, key: ApplicationKey, action: ApplicationAction, work: (tx: Tx, application: ActionApplication) => Promise<T>) {
-    return db.transaction(async (tx) => work(tx, judge(actor, action, await lockVisibleApplication(tx, actor, key))));
+  function act<T>(
+    actor: Actor,
+    key: ApplicationKey,
+    action: ApplicationAction,
+    work: (tx: Tx, application: ActionApplication) => Promise<T>,
+  ) {
+    return db.transaction(async (tx) =>
+      work(tx, judge(actor, action, await lockVisibleApplication(tx, actor, key))),
+    );
   }
 
   const done = (message: string) => ({ Success: true, Message: `${message}.` });
@@ -104,7 +127,11 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     '/api/application/assign/:id',
     {
       preValidation: accessFor('assign'),
-      schema: { params: ApplicationIdParamsSchema, body: AssignRequestSchema, response: { 200: ActionResultSchema } },
+      schema: {
+        params: ApplicationIdParamsSchema,
+        body: AssignRequestSchema,
+        response: { 200: ActionResultSchema },
+      },
     },
     async (request) => {
       const actor = principalOf(request);
@@ -112,10 +139,13 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
       let assignee: { id: string; name: string } | null = null;
       if (wanted !== null) {
         const option = await assigneeOption(db, actor.tenantId, wanted);
-        if (!option?.Assignable) throw badRequest('GlobalUserId: no assignable user of this tenant has this id');
+        if (!option?.Assignable)
+          throw badRequest('GlobalUserId: no assignable user of this tenant has this id');
         assignee = { id: option.Value, name: option.Name };
       }
-      return done(await perform(actor, { id: request.params.id }, 'assign', () => assignWrite(actor, assignee)));
+      return done(
+        await perform(actor, { id: request.params.id }, 'assign', () => assignWrite(actor, assignee)),
+      );
     },
   );
 
@@ -132,7 +162,10 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
       const name = request.body.LabelText;
       const outcome = await addLabel(db, tenant.id, name, limit);
       if (outcome.added) return { Success: true, Message: `Label ${name} created.` };
-      return { Success: false, Message: outcome.reason === 'limit' ? labelLimitMessage(limit) : labelExistsMessage(name) };
+      return {
+        Success: false,
+        Message: outcome.reason === 'limit' ? labelLimitMessage(limit) : labelExistsMessage(name),
+      };
     },
   );
 
@@ -145,8 +178,13 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     async (request) => {
       const actor = principalOf(request);
       const label = request.body.Label;
-      if (label !== '' && !(await labelExists(db, actor.tenantId, label))) throw badRequest('Label: no label of this tenant has this name');
-      return done(await perform(actor, { guid: request.body.ApplicationId }, 'setLabel', () => setLabelWrite(actor, label)));
+      if (label !== '' && !(await labelExists(db, actor.tenantId, label)))
+        throw badRequest('Label: no label of this tenant has this name');
+      return done(
+        await perform(actor, { guid: request.body.ApplicationId }, 'setLabel', () =>
+          setLabelWrite(actor, label),
+        ),
+      );
     },
   );
 
@@ -154,13 +192,21 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     '/api/application/updateowner/:id',
     {
       preValidation: accessFor('changeOwner'),
-      schema: { params: ApplicationIdParamsSchema, body: UpdateOwnerRequestSchema, response: { 200: ActionResultSchema } },
+      schema: {
+        params: ApplicationIdParamsSchema,
+        body: UpdateOwnerRequestSchema,
+        response: { 200: ActionResultSchema },
+      },
     },
     async (request) => {
       const actor = principalOf(request);
       const owner = await findTenantOwner(db, actor.tenantId, request.body.NewOwnerId);
       if (!owner) throw badRequest('NewOwnerId: no owner of this tenant has this PublicId');
-      return done(await perform(actor, { id: request.params.id }, 'changeOwner', (application) => changeOwnerWrite(actor, application, owner)));
+      return done(
+        await perform(actor, { id: request.params.id }, 'changeOwner', (application) =>
+          changeOwnerWrite(actor, application, owner),
+        ),
+      );
     },
   );
 
@@ -168,12 +214,20 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     '/api/application/changeprimaryemail/:id',
     {
       preValidation: accessFor('changePrimaryEmail'),
-      schema: { params: ApplicationIdParamsSchema, body: ChangePrimaryEmailRequestSchema, response: { 200: ActionResultSchema } },
+      schema: {
+        params: ApplicationIdParamsSchema,
+        body: ChangePrimaryEmailRequestSchema,
+        response: { 200: ActionResultSchema },
+      },
     },
     async (request) => {
       const actor = principalOf(request);
       const email = request.body.PrimaryEmail;
-      return done(await perform(actor, { id: request.params.id }, 'changePrimaryEmail', () => changePrimaryEmailWrite(actor, email)));
+      return done(
+        await perform(actor, { id: request.params.id }, 'changePrimaryEmail', () =>
+          changePrimaryEmailWrite(actor, email),
+        ),
+      );
     },
   );
 
@@ -186,7 +240,9 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     async (request) => {
       const actor = principalOf(request);
       const { id, mode } = request.params;
-      return done(await perform(actor, { id }, 'changeSigningMode', () => changeSigningModeWrite(actor, mode)));
+      return done(
+        await perform(actor, { id }, 'changeSigningMode', () => changeSigningModeWrite(actor, mode)),
+      );
     },
   );
 
@@ -198,7 +254,11 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     },
     async (request) => {
       const actor = principalOf(request);
-      return done(await perform(actor, { id: request.params.id }, 'unlockApplication', (application) => unlockApplicationWrite(actor, application)));
+      return done(
+        await perform(actor, { id: request.params.id }, 'unlockApplication', (application) =>
+          unlockApplicationWrite(actor, application),
+        ),
+      );
     },
   );
 
@@ -212,16 +272,28 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
       const actor = principalOf(request);
       const { ApplicationId, IndividualId, InstanceName } = request.body;
       if (!isUuid(IndividualId)) throw badRequest('IndividualId: must be an applicant IndividualId');
-      const activity = await act(actor, { guid: ApplicationId }, 'unlockApplicant', async (tx, application) => {
-        // The detail's InstanceName is the tenant: an unlock meant for another instance is not for this one.
-        if (InstanceName !== application.tenantId) throw badRequest('InstanceName: not the instance of this application');
-        const applicant = await findApplicant(tx, application.id, IndividualId);
-        if (!applicant) throw notFound('IndividualId: this application has no applicant with this id.');
-        if (!canUnlockApplicant(actionFactsOf(application), { IsMFALocked: applicant.isMfaLocked }, actor.claims)) {
-          throw new HttpError(409, 'This applicant is not locked.');
-        }
-        return unlockApplicant(tx, actor, application, applicant);
-      });
+      const activity = await act(
+        actor,
+        { guid: ApplicationId },
+        'unlockApplicant',
+        async (tx, application) => {
+          // The detail's InstanceName is the tenant: an unlock meant for another instance is not for this one.
+          if (InstanceName !== application.tenantId)
+            throw badRequest('InstanceName: not the instance of this application');
+          const applicant = await findApplicant(tx, application.id, IndividualId);
+          if (!applicant) throw notFound('IndividualId: this application has no applicant with this id.');
+          if (
+            !canUnlockApplicant(
+              actionFactsOf(application),
+              { IsMFALocked: applicant.isMfaLocked },
+              actor.claims,
+            )
+          ) {
+            throw new HttpError(409, 'This applicant is not locked.');
+          }
+          return unlockApplicant(tx, actor, application, applicant);
+        },
+      );
       return done(activity);
     },
   );
@@ -232,18 +304,26 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     '/api/application/requestedit/:guid',
     {
       preValidation: accessFor('edit'),
-      schema: { params: GuidParamsSchema, body: RequestEditRequestSchema, response: { 200: RequestEditResponseSchema } },
+      schema: {
+        params: GuidParamsSchema,
+        body: RequestEditRequestSchema,
+        response: { 200: RequestEditResponseSchema },
+      },
     },
     async (request) => {
       const actor = principalOf(request);
       const result = await act(actor, { guid: request.params.guid }, 'edit', async (tx, application) => {
         const complete = actionFactsOf(application).IsComplete;
-        if (complete && !request.body.ConfirmationAccepted) return { Result: requestEditRequireConfirmation, guid: application.guid };
+        if (complete && !request.body.ConfirmationAccepted)
+          return { Result: requestEditRequireConfirmation, guid: application.guid };
         if (complete) await reopenForEdit(tx, actor, application);
         else await recordEditRequested(tx, actor, application);
         return { Result: requestEditSuccess, guid: application.guid };
       });
-      return { Result: result.Result, Url: result.Result === requestEditSuccess ? await formUrl({ db }, request, result.guid) : '' };
+      return {
+        Result: result.Result,
+        Url: result.Result === requestEditSuccess ? await formUrl({ db }, request, result.guid) : '',
+      };
     },
   );
 
@@ -256,7 +336,11 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     async (request) => {
       const actor = principalOf(request);
       // Judged like every action, though viewing writes nothing.
-      const application = judge(actor, 'view', await findActionApplication(db, actor, { guid: request.params.guid }));
+      const application = judge(
+        actor,
+        'view',
+        await findActionApplication(db, actor, { guid: request.params.guid }),
+      );
       return { Url: await formUrl({ db }, request, application.guid, 'view') };
     },
   );
@@ -270,13 +354,20 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
     async (request) => {
       const actor = principalOf(request);
       const bytesInDatabase = storage.kind === 'database';
-      const { keysToDelete } = await act(actor, { guid: request.params.guid }, 'depersonalise', (tx, application) =>
-        depersonalise(tx, actor, application, { bytesInDatabase }),
+      const { keysToDelete } = await act(
+        actor,
+        { guid: request.params.guid },
+        'depersonalise',
+        (tx, application) => depersonalise(tx, actor, application, { bytesInDatabase }),
       );
       // Files outside the database go once the rows that reach them are gone: a failed delete leaves
       // bytes nothing points at, logged under their keys for the operator, never a document without its file.
       for (const key of keysToDelete) {
-        await storage.delete(key).catch((error: unknown) => request.log.error({ err: error, key }, 'deleting a depersonalised document failed'));
+        await storage
+          .delete(key)
+          .catch((error: unknown) =>
+            request.log.error({ err: error, key }, 'deleting a depersonalised document failed'),
+          );
       }
       return { OverallSuccess: true, ErrorMessage: '' };
     },
