@@ -1,7 +1,7 @@
 // Bundles the portal server into dist-server/main.js so `npm start` runs plain JavaScript: compiling
 // ~50 TypeScript files on every start (tsx) cost about 0.8 s of the 2 s start budget. Packages stay
-// external; the migrations and the database thread's script are copied beside the bundle, where
-// client.ts and pglite-thread.ts look for them.
+// external; the migrations and the worker threads' scripts (database, workbooks) are copied beside
+// the bundle, where client.ts, pglite-thread.ts and workbook.ts look for them.
 import { build } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
 
@@ -19,3 +19,4 @@ await build({
 });
 cpSync('server/db/migrations', 'dist-server/migrations', { recursive: true });
 cpSync('server/db/pglite-worker.mjs', 'dist-server/pglite-worker.mjs');
+cpSync('server/bulk-upload/workbook-worker.mjs', 'dist-server/workbook-worker.mjs');

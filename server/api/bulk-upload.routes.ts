@@ -18,7 +18,7 @@ import {
   saveErrorFile,
   usedExternalIds,
 } from '../db/bulk-upload-store.ts';
-import { validateRows } from '../bulk-upload/validate-rows.ts';
+import { validateRowsInSlices } from '../bulk-upload/validate-rows.ts';
 import { buildTemplate, readUpload, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
 import { zipProblem } from '../bulk-upload/zip-guard.ts';
 import { principalOf, type RouteContext } from './context.ts';
@@ -148,10 +148,10 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
           ...new Set(read.rows.map((row) => row.cells[9]?.toLowerCase() ?? '').filter(Boolean)),
         ];
         const used = await usedExternalIds(db, principal.tenantId, externalIds);
-        const { problems, valid } = validateRows(read.rows, lookups, used);
+        const { problems, valid } = await validateRowsInSlices(read.rows, lookups, used);
 
         if (problems.length > 0) {
-          const errorWorkbook = await writeErrorWorkbook(read.workbook, problems);
+          const errorWorkbook = await writeErrorWorkbook(content, problems);
           const id = await saveErrorFile(db, principal, { sha256, name, content: errorWorkbook });
           const rowsWithProblems = new Set(problems.map((problem) => problem.row)).size;
           return answer(

@@ -38,7 +38,10 @@ export interface ImportRow {
   signingMode: string;
 }
 
-const indexOf = (key: ColumnKey) => templateColumns.findIndex((column) => column.key === key);
+const columnIndexes = new Map(templateColumns.map((column, index) => [column.key, index]));
+const indexOf = (key: ColumnKey) => columnIndexes.get(key) ?? -1;
+/** Rows checked between two turns of the event loop: a slice takes a few milliseconds. */
+const sliceRows = 500;
 const emailSchema = z.email();
 const lower = (value: string) => value.toLowerCase();
 
@@ -60,6 +63,30 @@ export function validateRows(
   lookups: TemplateLookups,
   existingExternalIds: ReadonlySet<string>,
 ) {
+  const validator = rowValidator(lookups, existingExternalIds);
+  validator.check(rows);
+  return validator.outcome;
+}
+
+/**
+ * validateRows a slice at a time, yielding to the event loop between slices: 10,000 rows take a
+ * few hundred milliseconds, which in one go would hold every other request on this thread.
+ */
+export async function validateRowsInSlices(
+  rows: UploadRows,
+  lookups: TemplateLookups,
+  existingExternalIds: ReadonlySet<string>,
+) {
+  const validator = rowValidator(lookups, existingExternalIds);
+  for (let start = 0; start < rows.length; start += sliceRows) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    validator.check(rows.slice(start, start + sliceRows));
+  }
+  return validator.outcome;
+}
+
+/** The checks with their state (the tenant's lists, external ids seen so far), fed rows in order. */
+function rowValidator(lookups: TemplateLookups, existingExternalIds: ReadonlySet<string>) {
   const problems: CellProblem[] = [];
   const valid: ImportRow[] = [];
   const types = new Map(applicationTypes.map(([name, short]) => [lower(name), { name, short }]));
@@ -76,93 +103,98 @@ export function validateRows(
   lookups.owners.forEach((name, index) => owners.set(lower(name), owners.has(lower(name)) ? -1 : index));
   const externalIdRows = new Map<string, number>();
 
-  for (const { row, cells, numbers } of rows) {
-    const before = problems.length;
-    const cell = (key: ColumnKey) => cells[indexOf(key)] ?? '';
-    const fail = (key: ColumnKey, message: string) => problems.push({ row, column: indexOf(key), message });
-    for (const column of templateColumns) {
-      if (column.required && cell(column.key) === '') fail(column.key, `${column.header} is required.`);
-    }
-    for (const key of ['AccountName', 'FirstName', 'LastName'] as const) {
-      if (cell(key).length > maxTextLength) fail(key, `At most ${maxTextLength} characters.`);
-    }
-    const type = types.get(lower(cell('ApplicationType')));
-    if (cell('ApplicationType') !== '' && !type)
-      fail('ApplicationType', `"${cell('ApplicationType')}" is not an application type.`);
-    if (cell('Email') !== '' && !emailSchema.safeParse(cell('Email')).success)
-      fail('Email', `"${cell('Email')}" is not a valid e-mail address.`);
-    const mobileText = cell('Mobile');
-    const mobile = mobileText === '' ? '' : australianMobile(mobileText, numbers[indexOf('Mobile')]);
-    if (mobile === undefined)
-      fail('Mobile', `"${mobileText}" is not an Australian mobile number (04XX XXX XXX).`);
-    const subBrand = cell('SubBrand') === '' ? '' : subBrands.get(lower(cell('SubBrand')));
-    if (subBrand === undefined)
-      fail('SubBrand', `"${cell('SubBrand')}" is not a sub-brand of this organisation.`);
-    const productCodes: string[] = [];
-    for (const name of cell('Products')
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean)) {
-      const code = productsByKey.get(lower(name));
-      if (!code) fail('Products', `"${name}" is not a product of this organisation.`);
-      else if (!productCodes.includes(code)) productCodes.push(code);
-    }
-    const ownerIndex = owners.get(lower(cell('Owner')));
-    if (cell('Owner') !== '' && ownerIndex === undefined)
-      fail('Owner', `"${cell('Owner')}" is not an owner in this organisation.`);
-    if (ownerIndex === -1) fail('Owner', `More than one owner is called "${cell('Owner')}".`);
-    const externalId = cell('ExternalId');
-    if (externalId.length > maxExternalIdLength)
-      fail('ExternalId', `At most ${maxExternalIdLength} characters.`);
-    if (externalId !== '') {
-      const earlier = externalIdRows.get(lower(externalId));
-      if (earlier !== undefined) fail('ExternalId', `"${externalId}" is also on row ${earlier}.`);
-      else if (existingExternalIds.has(lower(externalId)))
-        fail('ExternalId', `"${externalId}" is already used by an existing application.`);
-      else externalIdRows.set(lower(externalId), row);
-    }
-    const amountText = cell('InvestmentAmount');
-    const amount =
-      amountText === ''
-        ? 0
-        : (numbers[indexOf('InvestmentAmount')] ?? Number(amountText.replace(/[$,\s]/g, '')));
-    if (!Number.isFinite(amount) || amount < 0 || amount > maxInvestmentAmount) {
-      fail('InvestmentAmount', `Must be a number from 0 to ${maxInvestmentAmount.toLocaleString('en-AU')}.`);
-    }
-    const language = cell('Language') === '' ? 'English' : languageNames.get(lower(cell('Language')));
-    if (!language) fail('Language', `"${cell('Language')}" is not a supported language.`);
-    if (cell('PromoCode').length > maxPromoCodeLength)
-      fail('PromoCode', `At most ${maxPromoCodeLength} characters.`);
-    const mode = cell('SigningMode') === '' ? 'Pin' : modes.get(lower(cell('SigningMode')));
-    if (!mode) fail('SigningMode', 'Must be Online or Print & Sign.');
+  const check = (rows: UploadRows) => {
+    for (const { row, cells, numbers } of rows) {
+      const before = problems.length;
+      const cell = (key: ColumnKey) => cells[indexOf(key)] ?? '';
+      const fail = (key: ColumnKey, message: string) => problems.push({ row, column: indexOf(key), message });
+      for (const column of templateColumns) {
+        if (column.required && cell(column.key) === '') fail(column.key, `${column.header} is required.`);
+      }
+      for (const key of ['AccountName', 'FirstName', 'LastName'] as const) {
+        if (cell(key).length > maxTextLength) fail(key, `At most ${maxTextLength} characters.`);
+      }
+      const type = types.get(lower(cell('ApplicationType')));
+      if (cell('ApplicationType') !== '' && !type)
+        fail('ApplicationType', `"${cell('ApplicationType')}" is not an application type.`);
+      if (cell('Email') !== '' && !emailSchema.safeParse(cell('Email')).success)
+        fail('Email', `"${cell('Email')}" is not a valid e-mail address.`);
+      const mobileText = cell('Mobile');
+      const mobile = mobileText === '' ? '' : australianMobile(mobileText, numbers[indexOf('Mobile')]);
+      if (mobile === undefined)
+        fail('Mobile', `"${mobileText}" is not an Australian mobile number (04XX XXX XXX).`);
+      const subBrand = cell('SubBrand') === '' ? '' : subBrands.get(lower(cell('SubBrand')));
+      if (subBrand === undefined)
+        fail('SubBrand', `"${cell('SubBrand')}" is not a sub-brand of this organisation.`);
+      const productCodes: string[] = [];
+      for (const name of cell('Products')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const code = productsByKey.get(lower(name));
+        if (!code) fail('Products', `"${name}" is not a product of this organisation.`);
+        else if (!productCodes.includes(code)) productCodes.push(code);
+      }
+      const ownerIndex = owners.get(lower(cell('Owner')));
+      if (cell('Owner') !== '' && ownerIndex === undefined)
+        fail('Owner', `"${cell('Owner')}" is not an owner in this organisation.`);
+      if (ownerIndex === -1) fail('Owner', `More than one owner is called "${cell('Owner')}".`);
+      const externalId = cell('ExternalId');
+      if (externalId.length > maxExternalIdLength)
+        fail('ExternalId', `At most ${maxExternalIdLength} characters.`);
+      if (externalId !== '') {
+        const earlier = externalIdRows.get(lower(externalId));
+        if (earlier !== undefined) fail('ExternalId', `"${externalId}" is also on row ${earlier}.`);
+        else if (existingExternalIds.has(lower(externalId)))
+          fail('ExternalId', `"${externalId}" is already used by an existing application.`);
+        else externalIdRows.set(lower(externalId), row);
+      }
+      const amountText = cell('InvestmentAmount');
+      const amount =
+        amountText === ''
+          ? 0
+          : (numbers[indexOf('InvestmentAmount')] ?? Number(amountText.replace(/[$,\s]/g, '')));
+      if (!Number.isFinite(amount) || amount < 0 || amount > maxInvestmentAmount) {
+        fail(
+          'InvestmentAmount',
+          `Must be a number from 0 to ${maxInvestmentAmount.toLocaleString('en-AU')}.`,
+        );
+      }
+      const language = cell('Language') === '' ? 'English' : languageNames.get(lower(cell('Language')));
+      if (!language) fail('Language', `"${cell('Language')}" is not a supported language.`);
+      if (cell('PromoCode').length > maxPromoCodeLength)
+        fail('PromoCode', `At most ${maxPromoCodeLength} characters.`);
+      const mode = cell('SigningMode') === '' ? 'Pin' : modes.get(lower(cell('SigningMode')));
+      if (!mode) fail('SigningMode', 'Must be Online or Print & Sign.');
 
-    if (
-      problems.length === before &&
-      type &&
-      mobile !== undefined &&
-      subBrand !== undefined &&
-      ownerIndex !== undefined &&
-      language &&
-      mode
-    ) {
-      valid.push({
-        accountName: cell('AccountName'),
-        applicationType: type.name,
-        shortApplicationType: type.short,
-        firstName: cell('FirstName'),
-        lastName: cell('LastName'),
-        email: cell('Email'),
-        mobile,
-        subBrand,
-        productCodes,
-        ownerIndex,
-        externalId,
-        investmentAmount: Math.round(amount * 100) / 100,
-        language,
-        promoCode: cell('PromoCode'),
-        signingMode: mode,
-      });
+      if (
+        problems.length === before &&
+        type &&
+        mobile !== undefined &&
+        subBrand !== undefined &&
+        ownerIndex !== undefined &&
+        language &&
+        mode
+      ) {
+        valid.push({
+          accountName: cell('AccountName'),
+          applicationType: type.name,
+          shortApplicationType: type.short,
+          firstName: cell('FirstName'),
+          lastName: cell('LastName'),
+          email: cell('Email'),
+          mobile,
+          subBrand,
+          productCodes,
+          ownerIndex,
+          externalId,
+          investmentAmount: Math.round(amount * 100) / 100,
+          language,
+          promoCode: cell('PromoCode'),
+          signingMode: mode,
+        });
+      }
     }
-  }
-  return { problems, valid };
+  };
+  return { check, outcome: { problems, valid } };
 }

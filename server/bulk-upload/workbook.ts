@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
 import {
   applicationTypes,
@@ -108,117 +109,72 @@ export async function buildTemplate(lookups: TemplateLookups): Promise<Buffer> {
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** A cell's value as text, whatever exceljs made of it (rich text, hyperlink, formula, date). */
-export function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if ('richText' in value)
-    return value.richText
-      .map((run) => run.text)
-      .join('')
-      .trim();
-  if ('text' in value && typeof value.text === 'string') return value.text.trim();
-  if ('result' in value) return value.result === undefined ? '' : cellText(value.result as ExcelJS.CellValue);
-  if ('error' in value) return String(value.error);
-  return '';
-}
-
 export type UploadRows = { row: number; cells: string[]; numbers: (number | undefined)[] }[];
 
-export type ReadResult =
-  { ok: true; workbook: ExcelJS.Workbook; rows: UploadRows } | { ok: false; problem: string };
+export type ReadResult = { ok: true; rows: UploadRows } | { ok: false; problem: string };
 
-/** Loads an .xlsx and reads the Applications sheet as the template defines it, or says why not. */
-export async function readUpload(buffer: Buffer): Promise<ReadResult> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-  } catch {
-    return { ok: false, problem: 'The file could not be read as an .xlsx workbook.' };
-  }
-  const sheet = workbook.getWorksheet(applicationsSheetName);
-  if (!sheet) return { ok: false, problem: `The workbook has no ${applicationsSheetName} sheet.` };
-  const header = sheet.getRow(1);
-  for (const [index, column] of templateColumns.entries()) {
-    if (cellText(header.getCell(index + 1).value) !== column.header) {
-      return {
-        ok: false,
-        problem: `Column ${columnLetter(index)} of the header row must be "${column.header}".`,
-      };
-    }
-  }
-  const extra = cellText(header.getCell(templateColumns.length + 1).value);
-  if (extra !== '' && extra !== issuesHeader)
-    return { ok: false, problem: `The header row has an unexpected column "${extra}".` };
+/** What the worker needs to know of the template: the sheet, its header texts, the row limit. */
+const layout = {
+  sheetName: applicationsSheetName,
+  headers: templateColumns.map((column) => column.header),
+  issuesHeader,
+  maxRows: maxDataRows,
+};
 
-  const rows: UploadRows = [];
-  for (let rowNumber = 2; rowNumber <= sheet.rowCount; rowNumber++) {
-    const row = sheet.getRow(rowNumber);
-    const cells: string[] = [];
-    const numbers: (number | undefined)[] = [];
-    for (let index = 0; index < templateColumns.length; index++) {
-      const value = row.getCell(index + 1).value;
-      cells.push(cellText(value));
-      numbers.push(typeof value === 'number' ? value : undefined);
-    }
-    if (cells.every((cell) => cell === '')) continue;
-    if (rows.length === maxDataRows)
-      return {
-        ok: false,
-        problem: `The file has more than ${maxDataRows.toLocaleString('en-AU')} applications.`,
-      };
-    rows.push({ row: rowNumber, cells, numbers });
-  }
-  if (rows.length === 0)
-    return { ok: false, problem: `The ${applicationsSheetName} sheet has no applications.` };
-  return { ok: true, workbook, rows };
+const workerUrl = new URL('./workbook-worker.mjs', import.meta.url);
+/** A job that takes longer has met a file built to be slow; it is ended and the file refused. */
+const jobTimeoutMs = 60_000;
+const jobTimeout = 'BULK_UPLOAD_JOB_TIMEOUT';
+/** How a job ends when the file, not the server, is at fault. */
+const refusedFile = new Set([jobTimeout, 'ERR_WORKER_OUT_OF_MEMORY']);
+
+/**
+ * Runs one exceljs job on a thread of its own (workbook-worker.mjs), so that parsing or writing a
+ * 10,000-row workbook never holds this thread's event loop. The thread's heap is capped: a file
+ * that would need more ends that thread (and is refused), never the server.
+ */
+function workbookJob<T>(job: Record<string, unknown>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const worker = new Worker(workerUrl, {
+      workerData: { ...job, layout },
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const timer = setTimeout(() => {
+      settle(() => reject(Object.assign(new Error('The workbook job took too long.'), { code: jobTimeout })));
+      void worker.terminate();
+    }, jobTimeoutMs);
+    worker.once('message', (message: { result?: T; error?: string }) =>
+      settle(() =>
+        message.error === undefined ? resolve(message.result as T) : reject(new Error(message.error)),
+      ),
+    );
+    worker.once('error', (error) => settle(() => reject(error)));
+    worker.once('exit', (code) => settle(() => reject(new Error(`The workbook thread ended (${code}).`))));
+  });
 }
 
-const errorColour = 'FFFF9999';
-const errorFill: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: errorColour } };
+/** Loads an .xlsx and reads the Applications sheet as the template defines it, or says why not. */
+export async function readUpload(content: Buffer): Promise<ReadResult> {
+  try {
+    return await workbookJob<ReadResult>({ op: 'read', content });
+  } catch (error) {
+    // The thread ran out of memory or time on the file: the answer of any file exceljs cannot read.
+    if (!refusedFile.has(String((error as { code?: unknown }).code))) throw error;
+    return { ok: false, problem: 'The file could not be read as an .xlsx workbook.' };
+  }
+}
 
 /**
  * The uploaded workbook with each invalid cell filled red with a comment saying what is wrong, and
  * the Issues column summarising each row's problems (cleared on rows that have none).
  */
-export async function writeErrorWorkbook(
-  workbook: ExcelJS.Workbook,
-  problems: readonly CellProblem[],
-): Promise<Buffer> {
-  const sheet = workbook.getWorksheet(applicationsSheetName);
-  if (!sheet) throw new Error('The Applications sheet disappeared.');
-  const issuesColumn = templateColumns.length + 1;
-  const issueHeader = sheet.getRow(1).getCell(issuesColumn);
-  issueHeader.value = issuesHeader;
-  issueHeader.font = { bold: true };
-  sheet.getColumn(issuesColumn).width = 60;
-  // A re-uploaded error workbook starts clean: the marks of the last round go, this round's are added.
-  for (let rowNumber = 2; rowNumber <= sheet.rowCount; rowNumber++) {
-    const row = sheet.getRow(rowNumber);
-    const issues = row.getCell(issuesColumn);
-    if (issues.value !== null) issues.value = null;
-    for (let column = 1; column <= templateColumns.length; column++) {
-      const cell = row.getCell(column);
-      if (cell.fill?.type === 'pattern' && cell.fill.fgColor?.argb === errorColour) {
-        // Styles read from a file are shared between cells: each cell gets its own copy before a change.
-        cell.style = { ...cell.style, fill: { type: 'pattern', pattern: 'none' } };
-        // exceljs has no API to remove a comment (assigning creates one); the cell keeps it in _comment.
-        Reflect.deleteProperty(cell, '_comment');
-      }
-    }
-  }
-  const byRow = new Map<number, string[]>();
-  for (const problem of problems) {
-    const cell = sheet.getRow(problem.row).getCell(problem.column + 1);
-    cell.style = { ...cell.style, fill: errorFill };
-    cell.note = problem.message;
-    const messages = byRow.get(problem.row) ?? [];
-    messages.push(`${templateColumns[problem.column]?.header ?? ''}: ${problem.message}`);
-    byRow.set(problem.row, messages);
-  }
-  for (const [rowNumber, messages] of byRow)
-    sheet.getRow(rowNumber).getCell(issuesColumn).value = messages.join('; ');
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+export async function writeErrorWorkbook(content: Buffer, problems: readonly CellProblem[]): Promise<Buffer> {
+  return Buffer.from(await workbookJob<ArrayBuffer>({ op: 'writeErrors', content, problems }));
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm';
+import { bigint, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
 import type { Database } from './client.ts';
 import {
   applicationActivity,
@@ -20,8 +21,6 @@ type Owner = typeof applicationOwners.$inferSelect;
 export const duplicateWindowMs = 60 * 60 * 1000;
 /** Error workbooks can be downloaded for this long. */
 export const errorFileLifetimeMs = 24 * 60 * 60 * 1000;
-/** Rows per INSERT: a few statements for 10,000 rows, each well under the parameter limit. */
-const insertChunk = 500;
 
 /** The tenant's lists the template offers and the validation accepts, with the owners behind the names. */
 export async function bulkUploadLookups(
@@ -67,6 +66,8 @@ export async function usedExternalIds(
       and(
         eq(applications.tenantId, tenantId),
         sql`lower(${applications.externalId}) in (select jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb))`,
+        // An unfinished import's hidden rows: a file re-uploaded after a failure is not refused for them.
+        sql`not exists (select 1 from ${bulkUploadRows} r where r.application_id = ${applications.id})`,
       ),
     );
   return new Set(rows.map((row) => row.externalId));
@@ -92,10 +93,53 @@ const recentImport = (tenantId: string, sha256: string, now: Date) =>
 export type ImportOutcome = { kind: 'imported'; count: number } | { kind: 'duplicate' };
 
 /**
- * Creates every row's application, primary applicant and activity-feed entry in one transaction,
- * and records the file's hash in it: all or nothing, also when the process dies halfway. Two
- * uploads of the same file at once are serialised by an advisory lock on (tenant, hash), so the
- * second sees the first's record and is refused.
+ * Which applications an unfinished import has written so far (migration 0010): hidden as Cancelled
+ * until its last transaction lists them all at once and removes them from here.
+ */
+export const bulkUploadRows = pgTable(
+  'bulk_upload_rows',
+  {
+    uploadId: uuid('upload_id').notNull(),
+    applicationId: bigint('application_id', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ name: 'bulk_upload_rows_pk', columns: [table.uploadId, table.applicationId] })],
+);
+
+/** The status that keeps an application out of every listing, search and list index. */
+const hiddenStatus = 'Cancelled';
+/** What an imported application starts as once listed. */
+const importedStatus = 'Adviser edit';
+/**
+ * An import in progress renews its record's expiry with every batch; a record left expired by
+ * this long without one belongs to an import that failed or whose server died, and is swept.
+ */
+export const importHeartbeatMs = 2 * 60 * 1000;
+
+export interface ImportOptions {
+  now?: Date;
+  /** Rows in the first batch; later batches are sized to take about `batchTargetMs` each. */
+  batchRows?: number;
+  /**
+   * How long one batch's transaction should hold the database: on PGlite, whose one session
+   * every request shares, a list request waits at most about this long behind the import.
+   */
+  batchTargetMs?: number;
+  /** After each batch has committed, with the rows written so far (tests look at the list there). */
+  afterBatch?: (written: number) => Promise<void>;
+}
+
+const minBatchRows = 50;
+const maxBatchRows = 1000;
+
+/**
+ * Creates every row's application, primary applicant and activity-feed entry, all or nothing, in
+ * short batches so that no other request waits long for the database (on PGlite it has one
+ * session): each batch's applications are written hidden (Cancelled) in a transaction of their
+ * own, then one transaction lists them all at once and records the file's hash. An import that
+ * fails or dies part-way has listed nothing; its hidden rows are removed by discardImport here or
+ * by sweepAbandonedImports later. Two uploads of the same file at once are serialised in that last
+ * transaction by an advisory lock on (tenant, hash), so the second sees the first's record and is
+ * refused (its hidden rows removed).
  */
 export async function importApplications(
   db: Database,
@@ -103,85 +147,203 @@ export async function importApplications(
   rows: readonly ImportRow[],
   owners: readonly Owner[],
   file: { sha256: string; name: string },
-  now = new Date(),
+  options: ImportOptions = {},
 ): Promise<ImportOutcome> {
+  const now = options.now ?? new Date();
+  const targetMs = options.batchTargetMs ?? 100;
+  await sweepAbandonedImports(db, now);
   const [visibility] = await db.select().from(userVisibility).where(eq(userVisibility.userId, actor.userId));
   const restrictionGroup = visibility?.restrictionGroups[0] ?? '';
-  return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtext(${`bulk-upload:${actor.tenantId}:${file.sha256}`}))`,
-    );
-    const [earlier] = await tx
-      .select({ id: bulkUploads.id })
-      .from(bulkUploads)
-      .where(recentImport(actor.tenantId, file.sha256, now));
-    if (earlier) return { kind: 'duplicate' } as const;
-
-    for (let start = 0; start < rows.length; start += insertChunk) {
-      const chunk = rows.slice(start, start + insertChunk);
-      const created = await tx
-        .insert(applications)
-        .values(
-          chunk.map((row) => {
-            const owner = owners[row.ownerIndex];
-            if (!owner) throw new Error('Owner index out of range.');
-            return {
-              tenantId: actor.tenantId,
-              status: 'Adviser edit',
-              accountName: row.accountName,
-              clientName: `${row.firstName} ${row.lastName}`,
-              primaryEmail: row.email,
-              externalId: row.externalId,
-              subBrandName: row.subBrand,
-              productCodes: row.productCodes,
-              ownerId: owner.id,
-              adviserName: owner.displayName,
-              location: owner.location,
-              restrictionGroup,
-              applicationType: row.applicationType,
-              shortApplicationType: row.shortApplicationType,
-              promoCode: row.promoCode,
-              investmentAmount: row.investmentAmount,
-              language: row.language,
-              lowDocStatus: 'Required',
-              applicationModeCode: row.signingMode,
-            };
-          }),
-        )
-        .returning({ id: applications.id });
-      await tx.insert(applicationApplicants).values(
-        created.map(({ id }, index) => {
-          const row = chunk[index]!;
-          return {
-            applicationId: id,
-            position: 0,
-            firstName: row.firstName,
-            lastName: row.lastName,
-            email: row.email,
-            phone: row.mobile,
-          };
-        }),
-      );
-      await tx.insert(applicationActivity).values(
-        created.map(({ id }) => ({
-          tenantId: actor.tenantId,
-          applicationId: id,
-          userId: actor.userId,
-          activity: `Application created by ${actor.displayName} (bulk upload ${file.name})`,
-        })),
-      );
-    }
-    await tx.insert(bulkUploads).values({
+  const [record] = await db
+    .insert(bulkUploads)
+    .values({
       tenantId: actor.tenantId,
       userId: actor.userId,
-      outcome: 'imported',
+      outcome: 'importing',
       sha256: file.sha256,
       fileName: file.name,
       rowCount: rows.length,
-      expiresAt: new Date(now.getTime() + duplicateWindowMs),
+      expiresAt: new Date(Date.now() + importHeartbeatMs),
+    })
+    .returning({ id: bulkUploads.id });
+  if (!record) throw new Error('Insert returned nothing.');
+  const uploadId = record.id;
+
+  try {
+    let size = options.batchRows ?? 100;
+    for (let start = 0; start < rows.length;) {
+      const batch = rows.slice(start, start + size);
+      const began = performance.now();
+      await writeHiddenBatch(db, actor, uploadId, batch, owners, restrictionGroup, file.name);
+      const tookMs = Math.max(1, performance.now() - began);
+      start += batch.length;
+      if (options.afterBatch) await options.afterBatch(start);
+      // The next batch sized on this one's speed; requests that queued meanwhile go first.
+      size = Math.min(maxBatchRows, Math.max(minBatchRows, Math.round((batch.length * targetMs) / tookMs)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+
+    const outcome = await db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtext(${`bulk-upload:${actor.tenantId}:${file.sha256}`}))`,
+      );
+      const [earlier] = await tx
+        .select({ id: bulkUploads.id })
+        .from(bulkUploads)
+        .where(recentImport(actor.tenantId, file.sha256, now));
+      if (earlier) return { kind: 'duplicate' } as const;
+      // Swept meanwhile (its batches came too slowly): nothing of it may be listed.
+      const [mine] = await tx
+        .update(bulkUploads)
+        .set({
+          outcome: 'imported',
+          createdAt: new Date(),
+          expiresAt: new Date(Date.now() + duplicateWindowMs),
+        })
+        .where(and(eq(bulkUploads.id, uploadId), eq(bulkUploads.outcome, 'importing')))
+        .returning({ id: bulkUploads.id });
+      if (!mine) throw new Error('The import was abandoned before it completed.');
+      // One statement lists every row: the search words, list indexes and data version follow
+      // through the table's triggers, as for any other status change.
+      const listed = await tx.execute(sql`
+        update ${applications} a set status = ${importedStatus}
+        from ${bulkUploadRows} r
+        where r.upload_id = ${uploadId} and a.id = r.application_id and a.status = ${hiddenStatus}`);
+      const count = Number(
+        (listed as { affectedRows?: number; rowCount?: number }).affectedRows ??
+          (listed as { rowCount?: number }).rowCount,
+      );
+      if (count !== rows.length) throw new Error(`Listed ${count} of ${rows.length} imported rows.`);
+      await tx.delete(bulkUploadRows).where(eq(bulkUploadRows.uploadId, uploadId));
+      return { kind: 'imported', count: rows.length } as const;
     });
-    return { kind: 'imported', count: rows.length } as const;
+    if (outcome.kind === 'duplicate') await discardImport(db, uploadId);
+    return outcome;
+  } catch (error) {
+    // Best effort: whatever is left hidden is swept later.
+    await discardImport(db, uploadId).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** One batch written hidden, with its applicants, activity items and membership of the upload. */
+async function writeHiddenBatch(
+  db: Database,
+  actor: Actor,
+  uploadId: string,
+  batch: readonly ImportRow[],
+  owners: readonly Owner[],
+  restrictionGroup: string,
+  fileName: string,
+) {
+  await db.transaction(async (tx) => {
+    // The heartbeat first: a sweep that got here before it has taken the record away.
+    const [alive] = await tx
+      .update(bulkUploads)
+      .set({ expiresAt: new Date(Date.now() + importHeartbeatMs) })
+      .where(and(eq(bulkUploads.id, uploadId), eq(bulkUploads.outcome, 'importing')))
+      .returning({ id: bulkUploads.id });
+    if (!alive) throw new Error('The import was abandoned before it completed.');
+    const created = await tx
+      .insert(applications)
+      .values(
+        batch.map((row) => {
+          const owner = owners[row.ownerIndex];
+          if (!owner) throw new Error('Owner index out of range.');
+          return {
+            tenantId: actor.tenantId,
+            status: hiddenStatus,
+            accountName: row.accountName,
+            clientName: `${row.firstName} ${row.lastName}`,
+            primaryEmail: row.email,
+            externalId: row.externalId,
+            subBrandName: row.subBrand,
+            productCodes: row.productCodes,
+            ownerId: owner.id,
+            adviserName: owner.displayName,
+            location: owner.location,
+            restrictionGroup,
+            applicationType: row.applicationType,
+            shortApplicationType: row.shortApplicationType,
+            promoCode: row.promoCode,
+            investmentAmount: row.investmentAmount,
+            language: row.language,
+            lowDocStatus: 'Required',
+            applicationModeCode: row.signingMode,
+          };
+        }),
+      )
+      .returning({ id: applications.id });
+    await tx.insert(bulkUploadRows).values(created.map(({ id }) => ({ uploadId, applicationId: id })));
+    await tx.insert(applicationApplicants).values(
+      created.map(({ id }, index) => {
+        const row = batch[index]!;
+        return {
+          applicationId: id,
+          position: 0,
+          firstName: row.firstName,
+          lastName: row.lastName,
+          email: row.email,
+          phone: row.mobile,
+        };
+      }),
+    );
+    await tx.insert(applicationActivity).values(
+      created.map(({ id }) => ({
+        tenantId: actor.tenantId,
+        applicationId: id,
+        userId: actor.userId,
+        activity: `Application created by ${actor.displayName} (bulk upload ${fileName})`,
+      })),
+    );
   });
+}
+
+/** Rows removed per transaction when an unfinished import is taken away. */
+const discardBatchRows = 500;
+
+/**
+ * Removes an unfinished import: its hidden applications with their applicants and activity items,
+ * a batch per transaction, then its record. Rows already listed (a finished import) are never
+ * touched: the record of a finished import has no rows left in bulk_upload_rows.
+ */
+export async function discardImport(db: Database, uploadId: string) {
+  for (;;) {
+    const removed = await db.transaction(async (tx) => {
+      const doomed = await tx
+        .select({ id: bulkUploadRows.applicationId })
+        .from(bulkUploadRows)
+        .where(eq(bulkUploadRows.uploadId, uploadId))
+        .limit(discardBatchRows);
+      const ids = doomed.map((row) => row.id);
+      if (ids.length === 0) return 0;
+      await tx
+        .delete(bulkUploadRows)
+        .where(and(eq(bulkUploadRows.uploadId, uploadId), inArray(bulkUploadRows.applicationId, ids)));
+      const hidden = and(inArray(applications.id, ids), eq(applications.status, hiddenStatus));
+      const hiddenIds = tx.select({ id: applications.id }).from(applications).where(hidden);
+      await tx.delete(applicationApplicants).where(inArray(applicationApplicants.applicationId, hiddenIds));
+      await tx.delete(applicationActivity).where(inArray(applicationActivity.applicationId, hiddenIds));
+      await tx.delete(applications).where(hidden);
+      return ids.length;
+    });
+    if (removed === 0) break;
+  }
+  await db.delete(bulkUploads).where(and(eq(bulkUploads.id, uploadId), eq(bulkUploads.outcome, 'importing')));
+}
+
+/**
+ * Removes every import whose heartbeat has stopped (its server died, or it failed and could not
+ * clean up): run before each import and each error file's save, and at start-up where wired.
+ * Returns how many were removed.
+ */
+export async function sweepAbandonedImports(db: Database, now = new Date()) {
+  const abandoned = await db
+    .select({ id: bulkUploads.id })
+    .from(bulkUploads)
+    .where(and(eq(bulkUploads.outcome, 'importing'), lt(bulkUploads.expiresAt, now)));
+  for (const { id } of abandoned) await discardImport(db, id);
+  return abandoned.length;
 }
 
 /** Keeps an error workbook for its uploader's tenant; returns its id. Expired records are swept here. */
@@ -191,7 +353,11 @@ export async function saveErrorFile(
   file: { sha256: string; name: string; content: Buffer },
   now = new Date(),
 ) {
-  await db.delete(bulkUploads).where(lt(bulkUploads.expiresAt, now));
+  await sweepAbandonedImports(db, now);
+  // Expired error files and import records; an unfinished import's record only through its sweep.
+  await db
+    .delete(bulkUploads)
+    .where(and(lt(bulkUploads.expiresAt, now), ne(bulkUploads.outcome, 'importing')));
   const [saved] = await db
     .insert(bulkUploads)
     .values({

@@ -1,7 +1,7 @@
 /**
  * Child process for the SIGKILL test (bulk-upload-kill.test.ts): on the data directory given,
- * prepares a tenant and an owner, then imports 10,000 applications in one transaction and says
- * "importing" when it has started. The parent kills it with SIGKILL part-way through.
+ * prepares a tenant and an owner, then imports 10,000 applications (in batches, listed together at
+ * the end), saying "importing" when it has started and "batch <rows written>" after each batch. The parent kills it with SIGKILL part-way through.
  */
 import { openDatabase } from '../../server/db/client.ts';
 import { applicationOwners, tenants } from '../../server/db/schema.ts';
@@ -59,6 +59,14 @@ const actor = {
   claims: [],
 };
 process.stdout.write('importing\n');
-await importApplications(db, actor, rows, [owner!], { sha256: 'kill', name: 'kill.xlsx' });
+await importApplications(
+  db,
+  actor,
+  rows,
+  [owner!],
+  { sha256: 'kill', name: 'kill.xlsx' },
+  // The parent kills this process once batches have committed (hidden), before they are listed.
+  { afterBatch: async (written) => void process.stdout.write(`batch ${written}\n`) },
+);
 process.stdout.write('imported\n');
 await handle.close();

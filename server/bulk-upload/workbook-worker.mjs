@@ -1,0 +1,142 @@
+// Reads an uploaded workbook, and writes its error workbook, on a worker thread (workbook-thread.ts
+// starts one per job): exceljs parses and serialises synchronously, about 300 ms for 10,000 rows,
+// which on the server's thread would hold every other request for as long. Plain JavaScript, like
+// pglite-worker.mjs: it runs unchanged under tsx, Vitest and the bundled server, none of which
+// compile a worker's file. What the template looks like (sheet, header texts) comes in the job, so
+// template-columns.ts stays the one place that says it.
+import { parentPort, workerData } from 'node:worker_threads';
+import ExcelJS from 'exceljs';
+
+if (!parentPort) throw new Error('workbook-worker.mjs runs as a worker thread.');
+
+/** A cell's value as text, whatever exceljs made of it (rich text, hyperlink, formula, date). */
+function cellText(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if ('richText' in value)
+    return value.richText
+      .map((run) => run.text)
+      .join('')
+      .trim();
+  if ('text' in value && typeof value.text === 'string') return value.text.trim();
+  if ('result' in value) return value.result === undefined ? '' : cellText(value.result);
+  if ('error' in value) return String(value.error);
+  return '';
+}
+
+const columnLetter = (index) => {
+  let letter = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
+    letter = String.fromCharCode(65 + ((n - 1) % 26)) + letter;
+  return letter;
+};
+
+async function load(content) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(content);
+  return workbook;
+}
+
+/** The Applications sheet's rows as the template defines them, or the problem that stops reading. */
+async function read({ content, layout }) {
+  let workbook;
+  try {
+    workbook = await load(content);
+  } catch {
+    return { ok: false, problem: 'The file could not be read as an .xlsx workbook.' };
+  }
+  const sheet = workbook.getWorksheet(layout.sheetName);
+  if (!sheet) return { ok: false, problem: `The workbook has no ${layout.sheetName} sheet.` };
+  const header = sheet.getRow(1);
+  for (const [index, text] of layout.headers.entries()) {
+    if (cellText(header.getCell(index + 1).value) !== text)
+      return { ok: false, problem: `Column ${columnLetter(index)} of the header row must be "${text}".` };
+  }
+  const extra = cellText(header.getCell(layout.headers.length + 1).value);
+  if (extra !== '' && extra !== layout.issuesHeader)
+    return { ok: false, problem: `The header row has an unexpected column "${extra}".` };
+
+  const rows = [];
+  for (let rowNumber = 2; rowNumber <= sheet.rowCount; rowNumber++) {
+    const row = sheet.getRow(rowNumber);
+    const cells = [];
+    const numbers = [];
+    for (let index = 0; index < layout.headers.length; index++) {
+      const value = row.getCell(index + 1).value;
+      cells.push(cellText(value));
+      numbers.push(typeof value === 'number' ? value : undefined);
+    }
+    if (cells.every((cell) => cell === '')) continue;
+    if (rows.length === layout.maxRows)
+      return {
+        ok: false,
+        problem: `The file has more than ${layout.maxRows.toLocaleString('en-AU')} applications.`,
+      };
+    rows.push({ row: rowNumber, cells, numbers });
+  }
+  if (rows.length === 0) return { ok: false, problem: `The ${layout.sheetName} sheet has no applications.` };
+  return { ok: true, rows };
+}
+
+const errorColour = 'FFFF9999';
+const errorFill = { type: 'pattern', pattern: 'solid', fgColor: { argb: errorColour } };
+
+/**
+ * The uploaded workbook with each invalid cell filled red with a comment saying what is wrong, and
+ * the Issues column summarising each row's problems (cleared on rows that have none).
+ */
+async function writeErrors({ content, layout, problems }) {
+  const workbook = await load(content);
+  const sheet = workbook.getWorksheet(layout.sheetName);
+  if (!sheet) throw new Error(`The ${layout.sheetName} sheet disappeared.`);
+  const issuesColumn = layout.headers.length + 1;
+  const issueHeader = sheet.getRow(1).getCell(issuesColumn);
+  issueHeader.value = layout.issuesHeader;
+  issueHeader.font = { bold: true };
+  sheet.getColumn(issuesColumn).width = 60;
+  // A re-uploaded error workbook starts clean: the marks of the last round go, this round's are added.
+  for (let rowNumber = 2; rowNumber <= sheet.rowCount; rowNumber++) {
+    const row = sheet.getRow(rowNumber);
+    const issues = row.getCell(issuesColumn);
+    if (issues.value !== null) issues.value = null;
+    for (let column = 1; column <= layout.headers.length; column++) {
+      const cell = row.getCell(column);
+      if (cell.fill?.type === 'pattern' && cell.fill.fgColor?.argb === errorColour) {
+        // Styles read from a file are shared between cells: each cell gets its own copy before a change.
+        cell.style = { ...cell.style, fill: { type: 'pattern', pattern: 'none' } };
+        // exceljs has no API to remove a comment (assigning creates one); the cell keeps it in _comment.
+        Reflect.deleteProperty(cell, '_comment');
+      }
+    }
+  }
+  const byRow = new Map();
+  for (const problem of problems) {
+    const cell = sheet.getRow(problem.row).getCell(problem.column + 1);
+    cell.style = { ...cell.style, fill: errorFill };
+    cell.note = problem.message;
+    const messages = byRow.get(problem.row) ?? [];
+    messages.push(`${layout.headers[problem.column] ?? ''}: ${problem.message}`);
+    byRow.set(problem.row, messages);
+  }
+  for (const [rowNumber, messages] of byRow)
+    sheet.getRow(rowNumber).getCell(issuesColumn).value = messages.join('; ');
+  const written = await workbook.xlsx.writeBuffer();
+  // Moved, not copied, to the server's thread.
+  return written.buffer.byteLength === written.byteLength
+    ? written.buffer
+    : written.buffer.slice(written.byteOffset, written.byteOffset + written.byteLength);
+}
+
+// One job per thread: its answer (or error) is the last message, then the thread ends.
+const job = workerData;
+try {
+  if (job.op === 'read') parentPort.postMessage({ result: await read(job) });
+  else if (job.op === 'writeErrors') {
+    const bytes = await writeErrors(job);
+    parentPort.postMessage({ result: bytes }, [bytes]);
+  } else throw new Error(`Unknown job ${job.op}.`);
+} catch (error) {
+  parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+}
