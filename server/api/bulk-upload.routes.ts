@@ -128,7 +128,7 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
         if (content.subarray(0, 8).equals(oleHeader)) return invalidFile(xlsNotSupportedMessage);
         if (extension === 'xls' || !content.subarray(0, 4).equals(zipHeader))
           return invalidFile('The file is not an Excel workbook.');
-        const zip = zipProblem(content, bulkUploadMaxUncompressedBytes);
+        const zip = await zipProblem(content, bulkUploadMaxUncompressedBytes);
         if (zip) {
           request.log.warn({ problem: zip, size: content.length }, 'bulk upload refused before reading');
           return invalidFile(

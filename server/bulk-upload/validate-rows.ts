@@ -41,7 +41,7 @@ export interface ImportRow {
 const columnIndexes = new Map(templateColumns.map((column, index) => [column.key, index]));
 const indexOf = (key: ColumnKey) => columnIndexes.get(key) ?? -1;
 /** Rows checked between two turns of the event loop: a slice takes a few milliseconds. */
-const sliceRows = 500;
+const sliceRows = 250;
 const emailSchema = z.email();
 const lower = (value: string) => value.toLowerCase();
 

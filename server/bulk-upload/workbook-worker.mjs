@@ -129,11 +129,21 @@ async function writeErrors({ content, layout, problems }) {
     : written.buffer.slice(written.byteOffset, written.byteOffset + written.byteLength);
 }
 
+/** Rows per message of a read's answer. */
+const messageRows = 500;
+
 // One job per thread: its answer (or error) is the last message, then the thread ends.
 const job = workerData;
 try {
-  if (job.op === 'read') parentPort.postMessage({ result: await read(job) });
-  else if (job.op === 'writeErrors') {
+  if (job.op === 'read') {
+    const result = await read(job);
+    // The rows in parts: the server's thread takes each message in a turn of its event loop of its
+    // own, where all 10,000 rows at once would hold it for tens of milliseconds.
+    if (result.ok)
+      for (let start = 0; start < result.rows.length; start += messageRows)
+        parentPort.postMessage({ rows: result.rows.slice(start, start + messageRows) });
+    parentPort.postMessage({ result: result.ok ? { ok: true } : result });
+  } else if (job.op === 'writeErrors') {
     const bytes = await writeErrors(job);
     parentPort.postMessage({ result: bytes }, [bytes]);
   } else throw new Error(`Unknown job ${job.op}.`);

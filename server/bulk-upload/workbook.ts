@@ -133,7 +133,7 @@ const refusedFile = new Set([jobTimeout, 'ERR_WORKER_OUT_OF_MEMORY']);
  * 10,000-row workbook never holds this thread's event loop. The thread's heap is capped: a file
  * that would need more ends that thread (and is refused), never the server.
  */
-function workbookJob<T>(job: Record<string, unknown>): Promise<T> {
+function workbookJob<T>(job: Record<string, unknown>, onRows?: (rows: UploadRows) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const worker = new Worker(workerUrl, {
       workerData: { ...job, layout },
@@ -150,11 +150,12 @@ function workbookJob<T>(job: Record<string, unknown>): Promise<T> {
       settle(() => reject(Object.assign(new Error('The workbook job took too long.'), { code: jobTimeout })));
       void worker.terminate();
     }, jobTimeoutMs);
-    worker.once('message', (message: { result?: T; error?: string }) =>
+    worker.on('message', (message: { rows?: UploadRows; result?: T; error?: string }) => {
+      if (message.rows) return onRows?.(message.rows);
       settle(() =>
         message.error === undefined ? resolve(message.result as T) : reject(new Error(message.error)),
-      ),
-    );
+      );
+    });
     worker.once('error', (error) => settle(() => reject(error)));
     worker.once('exit', (code) => settle(() => reject(new Error(`The workbook thread ended (${code}).`))));
   });
@@ -163,7 +164,11 @@ function workbookJob<T>(job: Record<string, unknown>): Promise<T> {
 /** Loads an .xlsx and reads the Applications sheet as the template defines it, or says why not. */
 export async function readUpload(content: Buffer): Promise<ReadResult> {
   try {
-    return await workbookJob<ReadResult>({ op: 'read', content });
+    const rows: UploadRows = [];
+    const read = await workbookJob<ReadResult>({ op: 'read', content }, (part) => {
+      for (const row of part) rows.push(row);
+    });
+    return read.ok ? { ok: true, rows } : read;
   } catch (error) {
     // The thread ran out of memory or time on the file: the answer of any file exceljs cannot read.
     if (!refusedFile.has(String((error as { code?: unknown }).code))) throw error;

@@ -1,13 +1,17 @@
-import { inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
+
+const inflate = promisify(inflateRaw);
 
 /**
  * Why an .xlsx (a zip) must not be opened, or undefined when it may. exceljs inflates every part
  * in memory, so a zip bomb (a few kB that inflate to gigabytes) must be stopped before it: each
  * entry is inflated here with a hard output cap (its declared size, within the total budget), so a
  * central directory that lies about sizes is caught too. Only the zip container is read here; the
- * workbook itself is read by exceljs.
+ * workbook itself is read by exceljs. Entries inflate on libuv's thread pool, not on the event loop
+ * (up to 64 MB of them would hold it for a good part of a second).
  */
-export function zipProblem(buffer: Buffer, maxTotalBytes: number): string | undefined {
+export async function zipProblem(buffer: Buffer, maxTotalBytes: number): Promise<string | undefined> {
   const end = findEndOfCentralDirectory(buffer);
   if (end < 0) return 'not a zip file';
   const entries = buffer.readUInt16LE(end + 10);
@@ -40,7 +44,7 @@ export function zipProblem(buffer: Buffer, maxTotalBytes: number): string | unde
     } else if (method === 8) {
       try {
         // One byte over the declared size is enough to prove it lies; the cap bounds the memory used.
-        const inflated = inflateRawSync(data, { maxOutputLength: size + 1 });
+        const inflated = await inflate(data, { maxOutputLength: size + 1 });
         if (inflated.length !== size) return 'entry size mismatch';
       } catch {
         return 'entry does not inflate within its declared size';

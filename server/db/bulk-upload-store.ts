@@ -129,7 +129,8 @@ export interface ImportOptions {
 }
 
 const minBatchRows = 50;
-const maxBatchRows = 1000;
+/** Bounds the work of building one batch's statements on the server's thread too. */
+const maxBatchRows = 400;
 
 /**
  * Creates every row's application, primary applicant and activity-feed entry, all or nothing, in
