@@ -130,7 +130,7 @@ export interface ImportOptions {
 
 const minBatchRows = 50;
 /** Bounds the work of building one batch's statements on the server's thread too. */
-const maxBatchRows = 400;
+const maxBatchRows = 250;
 
 /**
  * Creates every row's application, primary applicant and activity-feed entry, all or nothing, in
