@@ -14,13 +14,14 @@ try {
   await page.addInitScript(() => {
     // Each DOM mutation batch with what the grid then shows (its first data row's text and its row
     // count), so the bench finds the batch that put the new rows in, not just any mutation.
-    const state = { shift: 0, mutations: [] as { at: number; first: string; rows: number; noResults: boolean }[] };
+    const state = { shift: 0, unexpected: 0, mutations: [] as { at: number; first: string; rows: number; noResults: boolean }[] };
     Object.assign(window, { benchState: state });
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
-        const shift = entry as PerformanceEntry & { value: number };
-        // Strict: shifts right after typing count too (CLS would excuse them).
+        const shift = entry as PerformanceEntry & { value: number; hadRecentInput: boolean };
+        // Strict: shifts right after typing count too (CLS would excuse them); `unexpected` is CLS's own count.
         state.shift += shift.value;
+        if (!shift.hadRecentInput) state.unexpected += shift.value;
       }
     }).observe({ type: 'layout-shift', buffered: true });
     new MutationObserver(() => {
@@ -40,7 +41,7 @@ try {
   const delays: number[] = [];
   const search = page.getByRole('searchbox', { name: 'Search applications' });
   const queries = ['a', 'smith', 'example.org', '1', 'jones', 'lee', '2', 'com', 'brown', 'e', 'zzzz-no-match', 'o'];
-  await page.evaluate(() => Object.assign(Reflect.get(window, 'benchState'), { shift: 0 }));
+  await page.evaluate(() => Object.assign(Reflect.get(window, 'benchState'), { shift: 0, unexpected: 0 }));
   let requests = 0;
   page.on('request', (request) => {
     if (request.url().includes('/api/application/list')) requests += 1;
@@ -83,10 +84,13 @@ try {
     else delays.push(delay);
   }
   const shift: number = await page.evaluate(() => Reflect.get(window, 'benchState').shift);
+  const unexpected: number = await page.evaluate(() => Reflect.get(window, 'benchState').unexpected);
   console.log(`response → rows rendered (ms): ${delays.map((ms) => ms.toFixed(1)).join(', ')}`);
   report('list response → new rows rendered (median)', percentile(delays, 50), 100, 'ms');
   report('list response → new rows rendered (worst)', Math.max(...delays), 100, 'ms');
   console.log(`${'layout shift over 12 searches (strict)'.padEnd(52)} ${shift.toFixed(4).padStart(9)}      budget 0 (none)  ${shift < 0.01 ? 'OK' : 'OVER'}`);
+  // What CLS counts: shifts not within 500 ms of the person's input (issue 16: ≤ 0.01 while results load).
+  console.log(`${'layout shift over 12 searches (CLS: no recent input)'.padEnd(52)} ${unexpected.toFixed(4).padStart(9)}      budget 0.01  ${unexpected <= 0.01 ? 'OK' : 'OVER'}`);
 } finally {
   await browser.close();
   await stopProcess(child);
