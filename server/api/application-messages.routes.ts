@@ -23,10 +23,12 @@ import { principalOf, tenantOf, type RouteContext } from './context.ts';
 export const applicantNotFoundMessage = 'The applicant cannot be found on this application.';
 export const noEmailAddressMessage = 'There is no e-mail address to send to.';
 
-export const resumeLinkActivity = (to: string, sender: string) => `Resume link e-mailed to ${to} by ${sender}`;
+export const resumeLinkActivity = (to: string, sender: string) =>
+  `Resume link e-mailed to ${to} by ${sender}`;
 export const individualResumeLinkActivity = (applicant: string, to: string, sender: string) =>
   `Resume link e-mailed to ${applicant} (${to}) by ${sender}`;
-export const completionEmailActivity = (to: string, sender: string) => `Completion e-mail resent to ${to} by ${sender}`;
+export const completionEmailActivity = (to: string, sender: string) =>
+  `Completion e-mail resent to ${to} by ${sender}`;
 
 const linkHours = formLinkLifetimeSeconds / 3600;
 
@@ -38,14 +40,24 @@ async function resumeLink(db: Database, request: FastifyRequest, tenant: Tenant,
 
 const signature = (tenant: Tenant) => [tenant.name, `${tenant.supportEmail} · ${tenant.supportPhone}`];
 
-function resumeLinkMessage(tenant: Tenant, detail: ApplicationDetail, to: string, name: string, url: string, sender: Principal, personal: string): MailMessage {
+function resumeLinkMessage(
+  tenant: Tenant,
+  detail: ApplicationDetail,
+  to: string,
+  name: string,
+  url: string,
+  sender: Principal,
+  personal: string,
+): MailMessage {
   return {
     fromName: tenant.name,
     to,
     subject: `Continue your application with ${tenant.name}`,
     ...composeEmail({
       greeting: `Hello ${name || 'there'},`,
-      paragraphs: [`You can continue application ${detail.ApplicationID} with ${tenant.name} where you left off:`],
+      paragraphs: [
+        `You can continue application ${detail.ApplicationID} with ${tenant.name} where you left off:`,
+      ],
       link: { url, label: 'Continue your application' },
       personalisedMessage: { from: sender.displayName, text: personal },
       closing: [`The link is valid for ${linkHours} hours. If it has expired, ask us for a new one.`],
@@ -54,15 +66,28 @@ function resumeLinkMessage(tenant: Tenant, detail: ApplicationDetail, to: string
   };
 }
 
-function completionMessage(tenant: Tenant, detail: ApplicationDetail, to: string, sender: Principal, personal: string): MailMessage {
-  const completed = new Date(detail.DateCompletedTimestamp * 1000).toISOString().slice(0, 10).split('-').reverse().join('/');
+function completionMessage(
+  tenant: Tenant,
+  detail: ApplicationDetail,
+  to: string,
+  sender: Principal,
+  personal: string,
+): MailMessage {
+  const completed = new Date(detail.DateCompletedTimestamp * 1000)
+    .toISOString()
+    .slice(0, 10)
+    .split('-')
+    .reverse()
+    .join('/');
   return {
     fromName: tenant.name,
     to,
     subject: `Your application with ${tenant.name} is complete`,
     ...composeEmail({
       greeting: `Hello ${detail.PrimaryApplicantName || 'there'},`,
-      paragraphs: [`Application ${detail.ApplicationID} with ${tenant.name} was completed on ${completed}. Thank you.`],
+      paragraphs: [
+        `Application ${detail.ApplicationID} with ${tenant.name} was completed on ${completed}. Thank you.`,
+      ],
       personalisedMessage: { from: sender.displayName, text: personal },
       closing: ['There is nothing more you need to do. We will be in touch if we need anything else.'],
       signature: signature(tenant),
@@ -77,28 +102,67 @@ const emailSent = { Success: true, Message: actionTexts.emailSent };
  * kept in the outbox with the action's activity item, in one transaction (server/db/outbox-store.ts).
  */
 export function registerApplicationMessageRoutes({ app, db, access }: RouteContext, mailer: Mailer) {
+  /** The application as the caller reads it, once the action's rule allows it (404, 403 or 409 otherwise). */
+  async function judged(
+    principal: Principal,
+    applicationId: number,
+    action: 'emailResumeLink' | 'resendCompletionEmail',
+  ) {
+    const detail = await actionableDetail(db, principal, applicationId);
+    enforceActionRule(action, detail, principal.claims);
+    return detail;
+  }
+
+  /** Sends the e-mail and keeps it in the outbox with the action's activity item, in one transaction. */
+  async function sendAndRecord(
+    message: MailMessage,
+    tenantId: string,
+    detail: ApplicationDetail,
+    principal: Principal,
+    activity: string,
+  ) {
+    await sendRecordedEmail(db, mailer, message, {
+      tenantId,
+      applicationId: detail.ApplicationID,
+      userId: principal.userId,
+      activity,
+    });
+    return emailSent;
+  }
+
   app.post(
     '/api/application/emailresumelink/:id',
     {
       preValidation: access.requireAccess(viewApplicationRule),
-      schema: { params: ApplicationIdParamsSchema, body: EmailRequestSchema, response: { 200: ActionResultSchema } },
+      schema: {
+        params: ApplicationIdParamsSchema,
+        body: EmailRequestSchema,
+        response: { 200: ActionResultSchema },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
       const tenant = tenantOf(request);
-      const detail = await actionableDetail(db, principal, request.params.id);
-      enforceActionRule('emailResumeLink', detail, principal.claims);
+      const detail = await judged(principal, request.params.id, 'emailResumeLink');
       if (!detail.Email) throw new HttpError(409, noEmailAddressMessage);
       const url = await resumeLink(db, request, tenant, detail.ApplicationGuid);
       const personal = cleanPersonalisedMessage(request.body.PersonalisedMessage);
-      const message = resumeLinkMessage(tenant, detail, detail.Email, detail.PrimaryApplicantName, url, principal, personal);
-      await sendRecordedEmail(db, mailer, message, {
-        tenantId: tenant.id,
-        applicationId: detail.ApplicationID,
-        userId: principal.userId,
-        activity: resumeLinkActivity(detail.Email, principal.displayName),
-      });
-      return emailSent;
+      const message = resumeLinkMessage(
+        tenant,
+        detail,
+        detail.Email,
+        detail.PrimaryApplicantName,
+        url,
+        principal,
+        personal,
+      );
+      return sendAndRecord(
+        message,
+        tenant.id,
+        detail,
+        principal,
+        resumeLinkActivity(detail.Email, principal.displayName),
+      );
     },
   );
 
@@ -106,19 +170,31 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
     '/api/application/resendindividualresumelinkemail/:id',
     {
       preValidation: access.requireAccess(viewApplicationRule),
-      schema: { params: ApplicationIdParamsSchema, body: IndividualEmailRequestSchema, response: { 200: ActionResultSchema } },
+      schema: {
+        params: ApplicationIdParamsSchema,
+        body: IndividualEmailRequestSchema,
+        response: { 200: ActionResultSchema },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
       const tenant = tenantOf(request);
-      const detail = await actionableDetail(db, principal, request.params.id);
-      enforceActionRule('emailResumeLink', detail, principal.claims);
+      const detail = await judged(principal, request.params.id, 'emailResumeLink');
       const { IndividualId } = request.body;
       const [applicant] = isUuid(IndividualId)
         ? await db
-            .select({ firstName: applicationApplicants.firstName, lastName: applicationApplicants.lastName, email: applicationApplicants.email })
+            .select({
+              firstName: applicationApplicants.firstName,
+              lastName: applicationApplicants.lastName,
+              email: applicationApplicants.email,
+            })
             .from(applicationApplicants)
-            .where(and(eq(applicationApplicants.id, IndividualId.toLowerCase()), eq(applicationApplicants.applicationId, detail.ApplicationID)))
+            .where(
+              and(
+                eq(applicationApplicants.id, IndividualId.toLowerCase()),
+                eq(applicationApplicants.applicationId, detail.ApplicationID),
+              ),
+            )
         : [];
       if (!applicant) throw notFound(applicantNotFoundMessage);
       if (!applicant.email) throw new HttpError(409, noEmailAddressMessage);
@@ -126,13 +202,13 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
       const url = await resumeLink(db, request, tenant, detail.ApplicationGuid);
       const personal = cleanPersonalisedMessage(request.body.PersonalisedMessage);
       const message = resumeLinkMessage(tenant, detail, applicant.email, name, url, principal, personal);
-      await sendRecordedEmail(db, mailer, message, {
-        tenantId: tenant.id,
-        applicationId: detail.ApplicationID,
-        userId: principal.userId,
-        activity: individualResumeLinkActivity(name, applicant.email, principal.displayName),
-      });
-      return emailSent;
+      return sendAndRecord(
+        message,
+        tenant.id,
+        detail,
+        principal,
+        individualResumeLinkActivity(name, applicant.email, principal.displayName),
+      );
     },
   );
 
@@ -140,22 +216,26 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
     '/api/application/resendcompletionemail/:id',
     {
       preValidation: access.requireAccess(viewApplicationRule),
-      schema: { params: ApplicationIdParamsSchema, body: EmailRequestSchema, response: { 200: ActionResultSchema } },
+      schema: {
+        params: ApplicationIdParamsSchema,
+        body: EmailRequestSchema,
+        response: { 200: ActionResultSchema },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
       const tenant = tenantOf(request);
-      const detail = await actionableDetail(db, principal, request.params.id);
-      enforceActionRule('resendCompletionEmail', detail, principal.claims);
+      const detail = await judged(principal, request.params.id, 'resendCompletionEmail');
       if (!detail.Email) throw new HttpError(409, noEmailAddressMessage);
       const personal = cleanPersonalisedMessage(request.body.PersonalisedMessage);
-      await sendRecordedEmail(db, mailer, completionMessage(tenant, detail, detail.Email, principal, personal), {
-        tenantId: tenant.id,
-        applicationId: detail.ApplicationID,
-        userId: principal.userId,
-        activity: completionEmailActivity(detail.Email, principal.displayName),
-      });
-      return emailSent;
+      const message = completionMessage(tenant, detail, detail.Email, principal, personal);
+      return sendAndRecord(
+        message,
+        tenant.id,
+        detail,
+        principal,
+        completionEmailActivity(detail.Email, principal.displayName),
+      );
     },
   );
 }
