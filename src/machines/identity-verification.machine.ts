@@ -12,7 +12,11 @@ import type {
   VerifyRequest,
   VerifyResponse,
 } from '../schemas/identity-verification.schema.ts';
-import { getIdentificationOptions, verifyIndividual } from '../services/identity-verification.service.ts';
+import {
+  loadIdentificationOptions,
+  verifyIndividual,
+  type LoadedIdentificationOptions,
+} from '../services/identity-verification.service.ts';
 import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
@@ -26,6 +30,8 @@ export interface IdentityVerificationInput {
 export interface IdentityVerificationContext extends IdentityVerificationInput {
   /** The Add Identification form (re-verification only), once loaded. */
   form: IdentificationForm | undefined;
+  /** The form's compiled validators, loaded with the options (the view builds rjsf's validator from them). */
+  validators: unknown;
   formData: Record<string, unknown>;
   /** Whether formData passes the form's schema (the view validates with the server-compiled validators). */
   formValid: boolean;
@@ -61,8 +67,8 @@ export const identityVerificationMachine = setup({
     tags: 'busy';
   }>(),
   actors: {
-    loadOptions: fromPromise<IdentificationOptionsResponse, { applicationGuid: string; individualId: string }>(({ input }) =>
-      getIdentificationOptions(input.applicationGuid, input.individualId),
+    loadOptions: fromPromise<LoadedIdentificationOptions, { applicationGuid: string; individualId: string }>(
+      ({ input }) => loadIdentificationOptions(input.applicationGuid, input.individualId),
     ),
     verify: fromPromise<VerifyResponse, { applicationGuid: string; request: VerifyRequest }>(({ input }) =>
       verifyIndividual(input.applicationGuid, input.request),
@@ -72,11 +78,15 @@ export const identityVerificationMachine = setup({
     needsOptions: ({ context }) => addsIdentification(context.mode) && context.form === undefined,
     hasOptions: (_, params: { response: IdentificationOptionsResponse }) =>
       hasIdentificationOptions(params.response.ErrorNo) && params.response.Data !== null,
-    canSubmit: ({ context }) => canSubmitVerification(context.consent, addsIdentification(context.mode), context.formValid),
+    canSubmit: ({ context }) =>
+      canSubmitVerification(context.consent, addsIdentification(context.mode), context.formValid),
     isSuccess: (_, params: { response: VerifyResponse }) => isVerificationSuccess(params.response.ErrorNo),
   },
   actions: {
-    assignForm: assign((_, params: { response: IdentificationOptionsResponse }) => ({ form: params.response.Data ?? undefined })),
+    assignForm: assign((_, params: { options: LoadedIdentificationOptions }) => ({
+      form: params.options.response.Data ?? undefined,
+      validators: params.options.validators,
+    })),
     assignConsent: assign((_, params: { consented: boolean }) => ({ consent: params.consented })),
     assignFormData: assign((_, params: { formData: Record<string, unknown>; valid: boolean }) => ({
       formData: params.formData,
@@ -94,6 +104,7 @@ export const identityVerificationMachine = setup({
   context: ({ input }) => ({
     ...input,
     form: undefined,
+    validators: undefined,
     formData: {},
     formValid: false,
     attempted: false,
@@ -107,12 +118,15 @@ export const identityVerificationMachine = setup({
       invoke: {
         id: 'loadOptions',
         src: 'loadOptions',
-        input: ({ context }) => ({ applicationGuid: context.applicationGuid, individualId: context.individualId }),
+        input: ({ context }) => ({
+          applicationGuid: context.applicationGuid,
+          individualId: context.individualId,
+        }),
         onDone: [
           {
-            guard: { type: 'hasOptions', params: ({ event }) => ({ response: event.output }) },
+            guard: { type: 'hasOptions', params: ({ event }) => ({ response: event.output.response }) },
             target: 'consent',
-            actions: { type: 'assignForm', params: ({ event }) => ({ response: event.output }) },
+            actions: { type: 'assignForm', params: ({ event }) => ({ options: event.output }) },
           },
           { target: 'noOptions' },
         ],
@@ -128,15 +142,24 @@ export const identityVerificationMachine = setup({
       on: { 'verify.retry': { target: 'loadingOptions' }, 'dialog.close': { target: 'closed' } },
     },
     consent: {
-      description: 'The consent statement (and the Add Identification form); Verify only with consent ticked and the form valid',
+      description:
+        'The consent statement (and the Add Identification form); Verify only with consent ticked and the form valid',
       always: { guard: 'needsOptions', target: 'loadingOptions' },
       on: {
-        'consent.toggle': { actions: { type: 'assignConsent', params: ({ event }) => ({ consented: event.consented }) } },
+        'consent.toggle': {
+          actions: { type: 'assignConsent', params: ({ event }) => ({ consented: event.consented }) },
+        },
         'form.change': {
-          actions: { type: 'assignFormData', params: ({ event }) => ({ formData: event.formData, valid: event.valid }) },
+          actions: {
+            type: 'assignFormData',
+            params: ({ event }) => ({ formData: event.formData, valid: event.valid }),
+          },
         },
         'form.attempt': { actions: 'markAttempted' },
-        'verify.submit': [{ guard: 'canSubmit', target: 'submitting', actions: 'markAttempted' }, { actions: 'markAttempted' }],
+        'verify.submit': [
+          { guard: 'canSubmit', target: 'submitting', actions: 'markAttempted' },
+          { actions: 'markAttempted' },
+        ],
         'dialog.close': { target: 'closed' },
       },
     },
@@ -158,9 +181,18 @@ export const identityVerificationMachine = setup({
           {
             guard: { type: 'isSuccess', params: ({ event }) => ({ response: event.output }) },
             target: 'passed',
-            actions: [{ type: 'assignResult', params: ({ event }) => ({ response: event.output }) }, 'notifyChanged'],
+            actions: [
+              { type: 'assignResult', params: ({ event }) => ({ response: event.output }) },
+              'notifyChanged',
+            ],
           },
-          { target: 'failed', actions: [{ type: 'assignResult', params: ({ event }) => ({ response: event.output }) }, 'notifyChanged'] },
+          {
+            target: 'failed',
+            actions: [
+              { type: 'assignResult', params: ({ event }) => ({ response: event.output }) },
+              'notifyChanged',
+            ],
+          },
         ],
         onError: { target: 'errored', actions: 'clearResult' },
       },
@@ -170,7 +202,8 @@ export const identityVerificationMachine = setup({
       on: { 'dialog.close': { target: 'closed' } },
     },
     failed: {
-      description: "'The individual has failed {mode}.' with the provider's message; the application has been refetched",
+      description:
+        "'The individual has failed {mode}.' with the provider's message; the application has been refetched",
       on: { 'dialog.close': { target: 'closed' } },
     },
     errored: {
@@ -182,14 +215,24 @@ export const identityVerificationMachine = setup({
 });
 
 export const statechartLabels = {
-  purpose: 'Re-verify an individual with added identification, verify them anew, or screen them for PEP/Sanctions',
+  purpose:
+    'Re-verify an individual with added identification, verify them anew, or screen them for PEP/Sanctions',
   spec: ['AM §2', 'AM §3', 'AM §4', 'AM §5', 'AM §6', 'AM §7', 'AM §8'],
   actors: {
-    loadOptions: { does: 'Loads the identification the person may add', done: 'options loaded', failed: 'options could not be loaded' },
-    verify: { does: 'Sends the verification to the provider', done: 'the server answered', failed: 'the request failed' },
+    loadOptions: {
+      does: 'Loads the identification the person may add',
+      done: 'options loaded',
+      failed: 'options could not be loaded',
+    },
+    verify: {
+      does: 'Sends the verification to the provider',
+      done: 'the server answered',
+      failed: 'the request failed',
+    },
   },
   guards: {
-    needsOptions: 'the mode is re-verification (the person adds identification) and its form is not loaded yet',
+    needsOptions:
+      'the mode is re-verification (the person adds identification) and its form is not loaded yet',
     hasOptions: 'ErrorNo is not negative and a form came back',
     canSubmit: 'consent is ticked and, for re-verification, the form passes its schema',
     isSuccess: 'ErrorNo is 0',

@@ -5,6 +5,7 @@ import {
   type VerifyRequest,
   type VerifyResponse,
 } from '../schemas/identity-verification.schema.ts';
+import { loadFormValidators } from './form-validators.service.ts';
 import { getJson, postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
@@ -16,7 +17,10 @@ const segment = (value: string) => encodeURIComponent(value);
  * Add Identification form (JSON Schema, UI schema, its compiled validators); a negative ErrorNo
  * means there are none.
  */
-export function getIdentificationOptions(applicationGuid: string, individualGuid: string): Promise<IdentificationOptionsResponse> {
+export function getIdentificationOptions(
+  applicationGuid: string,
+  individualGuid: string,
+): Promise<IdentificationOptionsResponse> {
   return getJson(
     api(`/Reverification/identificationOptions/${segment(applicationGuid)}/${segment(individualGuid)}`),
     IdentificationOptionsResponseSchema,
@@ -26,4 +30,25 @@ export function getIdentificationOptions(applicationGuid: string, individualGuid
 /** POST /Reverification/verify/{applicationGuid} {IndividualId, Mode, FormData?} (AM §7): ErrorNo 0 is success. */
 export function verifyIndividual(applicationGuid: string, request: VerifyRequest): Promise<VerifyResponse> {
   return postJson(api(`/Reverification/verify/${segment(applicationGuid)}`), request, VerifyResponseSchema);
+}
+
+/** The options, and the form's compiled validators (the module's default export) when they loaded. */
+export interface LoadedIdentificationOptions {
+  response: IdentificationOptionsResponse;
+  validators: unknown;
+}
+
+/**
+ * The options and, when there is a form, its validators, so the form is shown ready to validate. A
+ * validators module that cannot load is no reason to hold the form back (the form loads it again).
+ */
+export async function loadIdentificationOptions(
+  applicationGuid: string,
+  individualGuid: string,
+): Promise<LoadedIdentificationOptions> {
+  const response = await getIdentificationOptions(applicationGuid, individualGuid);
+  const validators = response.Data
+    ? await loadFormValidators(response.Data.ValidatorModule).catch(() => undefined)
+    : undefined;
+  return { response, validators };
 }

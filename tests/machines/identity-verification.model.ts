@@ -1,21 +1,46 @@
 import { expect } from 'vitest';
 import { fromPromise, type AnyMachineSnapshot } from 'xstate';
 import { identityVerificationMachine } from '../../src/machines/identity-verification.machine.ts';
-import type { IdentificationOptionsResponse, VerifyRequest, VerifyResponse } from '../../src/schemas/identity-verification.schema.ts';
+import type {
+  IdentificationOptionsResponse,
+  VerifyRequest,
+  VerifyResponse,
+} from '../../src/schemas/identity-verification.schema.ts';
+import type { LoadedIdentificationOptions } from '../../src/services/identity-verification.service.ts';
 import { defineMachineModel } from './machine-model.ts';
 
 const applicationGuid = '3f2a9c1e-0000-4000-8000-000000000014';
 const individualId = '3f2a9c1e-a000-4000-8000-000000000014';
 const form = {
-  FormSchema: { type: 'object', required: ['DocumentType'], properties: { DocumentType: { type: 'string', enum: ['Passport'] } } },
+  FormSchema: {
+    type: 'object',
+    required: ['DocumentType'],
+    properties: { DocumentType: { type: 'string', enum: ['Passport'] } },
+  },
   UISchema: {},
   ValidatorModule: '/api/Reverification/formValidator/0123456789abcdef.js',
 };
 const options: IdentificationOptionsResponse = { ErrorNo: 0, Message: '', Data: form };
-const noOptions: IdentificationOptionsResponse = { ErrorNo: -1, Message: 'No additional verification options available.', Data: null };
+/** The compiled validators module's default export (opaque to the machine). */
+const validators = { root: () => true };
+const noOptions: IdentificationOptionsResponse = {
+  ErrorNo: -1,
+  Message: 'No additional verification options available.',
+  Data: null,
+};
 const passport = { DocumentType: 'Passport', Country: 'AUS', PassportNumber: 'PA1234567' };
-const passed: VerifyResponse = { ErrorNo: 0, Message: 'The identity was verified.', Result: 0, ResultText: 'Verified' };
-const sanctionsHit: VerifyResponse = { ErrorNo: 2, Message: 'Possible match on a sanctions list.', Result: 2, ResultText: 'Sanctions match' };
+const passed: VerifyResponse = {
+  ErrorNo: 0,
+  Message: 'The identity was verified.',
+  Result: 0,
+  ResultText: 'Verified',
+};
+const sanctionsHit: VerifyResponse = {
+  ErrorNo: 2,
+  Message: 'Possible match on a sanctions list.',
+  Result: 2,
+  ResultText: 'Sanctions match',
+};
 
 const never = <T, I>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 const isReverification = (snapshot: AnyMachineSnapshot) => snapshot.context.mode === 'ExistingEnquiry';
@@ -26,19 +51,27 @@ export default defineMachineModel({
   name: 'identity-verification',
   machine: identityVerificationMachine.provide({
     actors: {
-      loadOptions: never<IdentificationOptionsResponse, { applicationGuid: string; individualId: string }>(),
+      loadOptions: never<LoadedIdentificationOptions, { applicationGuid: string; individualId: string }>(),
       verify: never<VerifyResponse, { applicationGuid: string; request: VerifyRequest }>(),
     },
   }),
   input: { applicationGuid, individualId, mode: 'ExistingEnquiry' },
   variants: [
-    { name: 'NewEnquiry (verification)', input: { applicationGuid, individualId, mode: 'NewEnquiry' }, events: ['verify.submit', 'xstate.done.actor.verify', 'xstate.error.actor.verify', 'verify.retry'] },
-    { name: 'SanctionsOnly (PEP/Sanctions screening)', input: { applicationGuid, individualId, mode: 'SanctionsOnly' }, events: ['verify.submit', 'xstate.done.actor.verify'] },
+    {
+      name: 'NewEnquiry (verification)',
+      input: { applicationGuid, individualId, mode: 'NewEnquiry' },
+      events: ['verify.submit', 'xstate.done.actor.verify', 'xstate.error.actor.verify', 'verify.retry'],
+    },
+    {
+      name: 'SanctionsOnly (PEP/Sanctions screening)',
+      input: { applicationGuid, individualId, mode: 'SanctionsOnly' },
+      events: ['verify.submit', 'xstate.done.actor.verify'],
+    },
   ],
   contextKey: (snapshot) => [snapshot.context.consent, snapshot.context.formValid],
   events: [
-    { type: 'xstate.done.actor.loadOptions', output: options },
-    { type: 'xstate.done.actor.loadOptions', output: noOptions },
+    { type: 'xstate.done.actor.loadOptions', output: { response: options, validators } },
+    { type: 'xstate.done.actor.loadOptions', output: { response: noOptions, validators: undefined } },
     { type: 'xstate.error.actor.loadOptions', error: new Error('Network error') },
     { type: 'consent.toggle', consented: true },
     { type: 'consent.toggle', consented: false },
@@ -95,10 +128,13 @@ export default defineMachineModel({
       },
       'loadingOptions + xstate.done.actor.loadOptions': ({ event, after }) => {
         // AM §7/§8: a negative ErrorNo means no options.
-        const output = event.output as IdentificationOptionsResponse;
-        expect(after.matches(output.ErrorNo >= 0 ? 'consent' : 'noOptions')).toBe(true);
+        const { response } = event.output as LoadedIdentificationOptions;
+        expect(after.matches(response.ErrorNo >= 0 ? 'consent' : 'noOptions')).toBe(true);
+        // The form comes with its validators, so it shows ready to validate.
+        expect(after.context.validators).toBe(response.ErrorNo >= 0 ? validators : undefined);
       },
-      'loadingOptions + xstate.error.actor.loadOptions': ({ after }) => expect(after.matches('optionsFailed')).toBe(true),
+      'loadingOptions + xstate.error.actor.loadOptions': ({ after }) =>
+        expect(after.matches('optionsFailed')).toBe(true),
       'noOptions + dialog.close': closes,
       'optionsFailed + verify.retry': ({ after, started }) => {
         expect(after.matches('loadingOptions')).toBe(true);

@@ -13,28 +13,37 @@ import styles from './verification.module.css';
  * the portal's CSP forbids the `new Function` ajv would compile with here.
  */
 
-const validators = new Map<string, Promise<ValidatorType>>();
+/** One validator per module address, built once from its compiled functions. */
+const validators = new Map<string, ValidatorType>();
+const loading = new Map<string, Promise<unknown>>();
 
 function isValidatorFunctions(value: unknown): value is ValidatorFunctions {
-  return typeof value === 'object' && value !== null && Object.values(value).every((entry) => typeof entry === 'function');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((entry) => typeof entry === 'function')
+  );
 }
 
-/** The form's validator, loaded once per module address. */
-function validatorFor(form: IdentificationFormData): Promise<ValidatorType> {
-  let pending = validators.get(form.ValidatorModule);
+/** Only when the options' load could not bring the module: it is imported here (and suspends). */
+function importFunctions(url: string): Promise<unknown> {
+  let pending = loading.get(url);
   if (!pending) {
-    pending = import(/* @vite-ignore */ form.ValidatorModule).then((module: { default?: unknown }) => {
-      if (!isValidatorFunctions(module.default)) throw new Error('The form validator module has no validators');
-      return createPrecompiledValidator(module.default, form.FormSchema);
-    });
-    validators.set(form.ValidatorModule, pending);
+    pending = import(/* @vite-ignore */ url).then((module: { default?: unknown }) => module.default);
+    loading.set(url, pending);
   }
   return pending;
 }
 
-/** Starts loading the validator as soon as the form is known (parallel with rendering). */
-export function preloadValidator(form: IdentificationFormData): void {
-  void validatorFor(form).catch(() => validators.delete(form.ValidatorModule));
+/** The form's validator, from the functions loaded with the options (so nothing suspends). */
+function useValidator(form: IdentificationFormData, loaded: unknown): ValidatorType {
+  const known = validators.get(form.ValidatorModule);
+  if (known) return known;
+  const functions = loaded ?? use(importFunctions(form.ValidatorModule));
+  if (!isValidatorFunctions(functions)) throw new Error('The form validator module has no validators');
+  const validator = createPrecompiledValidator(functions, form.FormSchema);
+  validators.set(form.ValidatorModule, validator);
+  return validator;
 }
 
 /** Errors a person can act on: the `if` of a conditional only says its `then` failed (that error is shown). */
@@ -43,7 +52,8 @@ export function transformErrors(errors: RJSFValidationError[]): RJSFValidationEr
     .filter((error) => error.name !== 'if')
     .map((error) => {
       if (error.name === 'required') return { ...error, message: 'Required' };
-      if (error.name === 'pattern') return { ...error, message: 'Does not have the expected shape (see the hint).' };
+      if (error.name === 'pattern')
+        return { ...error, message: 'Does not have the expected shape (see the hint).' };
       return error;
     });
 }
@@ -52,6 +62,8 @@ const isBlank = (value: unknown) => value === undefined || value === '';
 
 export interface IdentificationFormProps {
   form: IdentificationFormData;
+  /** The compiled validators loaded with the options (identity-verification.machine's context). */
+  validators: unknown;
   formData: Record<string, unknown>;
   /** After the first attempt errors show live (AM §5). */
   attempted: boolean;
@@ -62,12 +74,24 @@ export interface IdentificationFormProps {
 }
 
 export default function IdentificationForm(props: IdentificationFormProps) {
-  const validator = use(validatorFor(props.form));
+  const validator = useValidator(props.form, props.validators);
   return <LoadedForm {...props} validator={validator} />;
 }
 
-function LoadedForm({ form, formData, attempted, disabled, onChange, onAttempt, onSubmit, validator }: IdentificationFormProps & { validator: ValidatorType }) {
-  const uiSchema = useMemo<UiSchema>(() => ({ ...form.UISchema, 'ui:submitButtonOptions': { norender: true } }), [form.UISchema]);
+function LoadedForm({
+  form,
+  formData,
+  attempted,
+  disabled,
+  onChange,
+  onAttempt,
+  onSubmit,
+  validator,
+}: IdentificationFormProps & { validator: ValidatorType }) {
+  const uiSchema = useMemo<UiSchema>(
+    () => ({ ...form.UISchema, 'ui:submitButtonOptions': { norender: true } }),
+    [form.UISchema],
+  );
   const schema: RJSFSchema = form.FormSchema;
   const formRef = useRef<Form>(null);
   // From the first attempt on, every error shows at once, not only the next field changed.
@@ -92,7 +116,8 @@ function LoadedForm({ form, formData, attempted, disabled, onChange, onAttempt, 
       noHtml5Validate
       transformErrors={transformErrors}
       onChange={(event) => {
-        const data = typeof event.formData === 'object' && event.formData !== null ? { ...event.formData } : {};
+        const data =
+          typeof event.formData === 'object' && event.formData !== null ? { ...event.formData } : {};
         // A field the chosen document no longer has is dropped (the server ignores it anyway).
         for (const key of Object.keys(data)) if (isBlank(data[key])) delete data[key];
         onChange(data, validity(data));

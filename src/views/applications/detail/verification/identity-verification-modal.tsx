@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId } from 'react';
+import { Suspense, useEffect, useId } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
   addsIdentification,
@@ -16,11 +16,13 @@ import { Button } from '../../../ui/button.tsx';
 import { Checkbox } from '../../../ui/checkbox.tsx';
 import { ModalDialog } from '../../../ui/dialog.tsx';
 import { Loader } from '../../../ui/loader.tsx';
+import { preloadableLazy } from '../../../ui/preloadable-lazy.tsx';
 import styles from './verification.module.css';
 
-const IdentificationForm = lazy(() => import('./identification-form.tsx'));
-/** rjsf and the validator start loading with the modal, in parallel with the options call. */
-const formModule = () => import('./identification-form.tsx');
+/** rjsf loads with the menu, or at the latest with the modal, in parallel with the options call. */
+const { Component: IdentificationForm, preload: preloadForm } = preloadableLazy(
+  () => import('./identification-form.tsx'),
+);
 
 type VerificationRef = ReturnType<typeof useActorRef<typeof identityVerificationMachine>>;
 
@@ -38,8 +40,17 @@ export interface IdentityVerificationModalProps {
  * AM §2 modals Add Identification & Verify Individual, Verify Individual and PEP/Sanctions
  * Screening: one view over identity-verification.machine, which it renders and sends to.
  */
-export default function IdentityVerificationModal({ applicationGuid, individualId, individualName, mode, onClose, onChanged }: IdentityVerificationModalProps) {
-  const verification = useActorRef(identityVerificationMachine, { input: { applicationGuid, individualId, mode } });
+export default function IdentityVerificationModal({
+  applicationGuid,
+  individualId,
+  individualName,
+  mode,
+  onClose,
+  onChanged,
+}: IdentityVerificationModalProps) {
+  const verification = useActorRef(identityVerificationMachine, {
+    input: { applicationGuid, individualId, mode },
+  });
   const closed = useSelector(verification, (snapshot) => snapshot.status === 'done');
   const busy = useSelector(verification, (snapshot) => snapshot.hasTag('busy'));
   useEffect(() => {
@@ -50,7 +61,7 @@ export default function IdentityVerificationModal({ applicationGuid, individualI
     if (closed) onClose();
   }, [closed, onClose]);
   useEffect(() => {
-    if (addsIdentification(mode)) void formModule();
+    if (addsIdentification(mode)) void preloadForm();
   }, [mode]);
   const close = () => verification.send({ type: 'dialog.close' });
 
@@ -69,7 +80,15 @@ export default function IdentityVerificationModal({ applicationGuid, individualI
   );
 }
 
-function Body({ verification, mode, onClose }: { verification: VerificationRef; mode: VerificationMode; onClose: () => void }) {
+function Body({
+  verification,
+  mode,
+  onClose,
+}: {
+  verification: VerificationRef;
+  mode: VerificationMode;
+  onClose: () => void;
+}) {
   const state = useSelector(verification, (snapshot) =>
     snapshot.matches('loadingOptions')
       ? 'loadingOptions'
@@ -138,10 +157,15 @@ function ConsentStep({ verification, onClose }: { verification: VerificationRef;
   const form = useSelector(verification, (snapshot) => snapshot.context.form);
   const formData = useSelector(verification, (snapshot) => snapshot.context.formData);
   const attempted = useSelector(verification, (snapshot) => snapshot.context.attempted);
+  const validators = useSelector(verification, (snapshot) => snapshot.context.validators);
   const consent = useSelector(verification, (snapshot) => snapshot.context.consent);
   const submitting = useSelector(verification, (snapshot) => snapshot.matches('submitting'));
   const canVerify = useSelector(verification, (snapshot) =>
-    canSubmitVerification(snapshot.context.consent, addsIdentification(snapshot.context.mode), snapshot.context.formValid),
+    canSubmitVerification(
+      snapshot.context.consent,
+      addsIdentification(snapshot.context.mode),
+      snapshot.context.formValid,
+    ),
   );
   const submit = () => verification.send({ type: 'verify.submit' });
   return (
@@ -150,6 +174,7 @@ function ConsentStep({ verification, onClose }: { verification: VerificationRef;
         <Suspense fallback={<Loader text="Loading the form..." />}>
           <IdentificationForm
             form={form}
+            validators={validators}
             formData={formData}
             attempted={attempted}
             disabled={submitting}

@@ -1,19 +1,25 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
-import { addsIdentification, verificationMenuModes, verificationTitle } from '../../../../domain/identity-verification.ts';
+import { Suspense, useCallback, useState } from 'react';
+import {
+  addsIdentification,
+  verificationMenuModes,
+  verificationTitle,
+} from '../../../../domain/identity-verification.ts';
 import type { Requirement } from '../../../../schemas/application-detail.schema.ts';
 import type { VerificationMode } from '../../../../schemas/identity-verification.schema.ts';
 import { Button } from '../../../ui/button.tsx';
 import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../../../ui/menu.tsx';
+import { preloadableLazy } from '../../../ui/preloadable-lazy.tsx';
 import { useDetailSelector, useDetailSend } from '../detail-hooks.ts';
 
-const modalModule = () => import('./identity-verification-modal.tsx');
-const formModule = () => import('./identification-form.tsx');
 /** The modal (and, for re-verification, rjsf) load when the menu first opens, never with the detail. */
-const IdentityVerificationModal = lazy(modalModule);
+const { Component: IdentityVerificationModal, preload: preloadModal } = preloadableLazy(
+  () => import('./identity-verification-modal.tsx'),
+);
+const formModule = () => import('./identification-form.tsx');
 
 /** Opening the menu starts the downloads the chosen item will need, so the form is ready when the modal opens. */
 function prefetch(modes: readonly VerificationMode[]) {
-  void modalModule();
+  void preloadModal();
   if (modes.some(addsIdentification)) void formModule();
 }
 
@@ -22,7 +28,15 @@ function prefetch(modes: readonly VerificationMode[]) {
  * shown by its claim and the requirement's matching eligibility flag (rules in src/domain). No
  * item, no menu. A result makes the detail refetch.
  */
-export function RequirementVerificationMenu({ applicationGuid, requirement, individualName }: { applicationGuid: string; requirement: Requirement; individualName: string }) {
+export function RequirementVerificationMenu({
+  applicationGuid,
+  requirement,
+  individualName,
+}: {
+  applicationGuid: string;
+  requirement: Requirement;
+  individualName: string;
+}) {
   const claims = useDetailSelector((snapshot) => snapshot.context.claims);
   const send = useDetailSend();
   // Which modal is open is this control's own display state; the workflow is the modal's machine.
