@@ -5,16 +5,22 @@ import { actionsMenu, canEditApplication, canViewApplication, type ActionsMenuIt
 import { requestEditMachine } from '../../../../machines/request-edit.machine.ts';
 import type { ApplicationDetail } from '../../../../schemas/application-detail.schema.ts';
 import { Button } from '../../../ui/button.tsx';
+import { preloadableLazy } from '../../../ui/preloadable-lazy.tsx';
 import { useDetailSelector, useDetailSend } from '../detail-hooks.ts';
 import type { ModalMenuItem } from './menu-action-modal.tsx';
 import focus from '../../../ui/focus.module.css';
 import styles from './actions.module.css';
 
-// The menu and the modals load when first wanted, so the detail's first load does not carry them.
-const loadMenu = () => import('./actions-menu-popover.tsx');
-const ActionsMenuPopover = lazy(loadMenu);
-const MenuActionModal = lazy(() => import('./menu-action-modal.tsx'));
+// The menu and the modals load when first wanted, so the detail's first load does not carry them:
+// the menu and its modals start loading when the Actions button is hovered or focused, and once
+// loaded they open without suspending.
+const { Component: ActionsMenuPopover, preload: preloadMenu } = preloadableLazy(() => import('./actions-menu-popover.tsx'));
+const { Component: MenuActionModal, preload: preloadModal } = preloadableLazy(() => import('./menu-action-modal.tsx'));
 const EditConfirmationModal = lazy(() => import('./edit-confirmation-modal.tsx'));
+const loadMenu = () => {
+  void preloadMenu();
+  void preloadModal();
+};
 
 /**
  * AM §2: the Actions dropdown (only the items the rules allow, in the spec's order), View and
@@ -90,8 +96,8 @@ export function DetailActions({ detail, backTo }: { detail: ApplicationDetail; b
           aria-haspopup="menu"
           aria-expanded={menuOpen}
           isPending={requesting === 'report'}
-          onHoverStart={() => void loadMenu()}
-          onFocus={() => void loadMenu()}
+          onHoverStart={loadMenu}
+          onFocus={loadMenu}
           onPress={() => setMenuOpen((open) => !open)}
           onKeyDown={(event) => {
             // A menu button also opens with the arrow keys (WAI-ARIA menu button pattern).
