@@ -60,7 +60,7 @@ type MachineParts<M> =
       }
     : never;
 
-/** A record of every name, required when the machine has any, left out when it has none. */
+/** A record of every name: required when the machine names at least one, left out when it names none. */
 type Described<Key extends string, Name extends string, Value> = [Name] extends [never]
   ? { [K in Key]?: Record<never, Value> }
   : string extends Name
