@@ -32,7 +32,7 @@ export function verifyIndividual(applicationGuid: string, request: VerifyRequest
   return postJson(api(`/Reverification/verify/${segment(applicationGuid)}`), request, VerifyResponseSchema);
 }
 
-/** The options, and the form's compiled validators (the module's default export) when they loaded. */
+/** The options, and the form's compiled validators (the module's default export; undefined without a form). */
 export interface LoadedIdentificationOptions {
   response: IdentificationOptionsResponse;
   validators: unknown;
@@ -40,15 +40,13 @@ export interface LoadedIdentificationOptions {
 
 /**
  * The options and, when there is a form, its validators, so the form is shown ready to validate. A
- * validators module that cannot load is no reason to hold the form back (the form loads it again).
+ * validators module that cannot load fails the load: the form cannot be checked without it.
  */
 export async function loadIdentificationOptions(
   applicationGuid: string,
   individualGuid: string,
 ): Promise<LoadedIdentificationOptions> {
   const response = await getIdentificationOptions(applicationGuid, individualGuid);
-  const validators = response.Data
-    ? await loadFormValidators(response.Data.ValidatorModule).catch(() => undefined)
-    : undefined;
+  const validators = response.Data ? await loadFormValidators(response.Data.ValidatorModule) : undefined;
   return { response, validators };
 }

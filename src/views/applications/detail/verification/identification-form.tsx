@@ -1,4 +1,4 @@
-import { use, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import Form from '@rjsf/core';
 import type { RJSFSchema, RJSFValidationError, UiSchema, ValidatorType } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
@@ -15,7 +15,6 @@ import styles from './verification.module.css';
 
 /** One validator per module address, built once from its compiled functions. */
 const validators = new Map<string, ValidatorType>();
-const loading = new Map<string, Promise<unknown>>();
 
 function isValidatorFunctions(value: unknown): value is ValidatorFunctions {
   return (
@@ -25,21 +24,10 @@ function isValidatorFunctions(value: unknown): value is ValidatorFunctions {
   );
 }
 
-/** Only when the options' load could not bring the module: it is imported here (and suspends). */
-function importFunctions(url: string): Promise<unknown> {
-  let pending = loading.get(url);
-  if (!pending) {
-    pending = import(/* @vite-ignore */ url).then((module: { default?: unknown }) => module.default);
-    loading.set(url, pending);
-  }
-  return pending;
-}
-
-/** The form's validator, from the functions loaded with the options (so nothing suspends). */
-function useValidator(form: IdentificationFormData, loaded: unknown): ValidatorType {
+/** rjsf's validator over the functions the options' load brought (the machine's context). */
+function validatorFor(form: IdentificationFormData, functions: unknown): ValidatorType {
   const known = validators.get(form.ValidatorModule);
   if (known) return known;
-  const functions = loaded ?? use(importFunctions(form.ValidatorModule));
   if (!isValidatorFunctions(functions)) throw new Error('The form validator module has no validators');
   const validator = createPrecompiledValidator(functions, form.FormSchema);
   validators.set(form.ValidatorModule, validator);
@@ -74,7 +62,7 @@ export interface IdentificationFormProps {
 }
 
 export default function IdentificationForm(props: IdentificationFormProps) {
-  const validator = useValidator(props.form, props.validators);
+  const validator = validatorFor(props.form, props.validators);
   return <LoadedForm {...props} validator={validator} />;
 }
 
