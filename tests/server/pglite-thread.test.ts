@@ -34,6 +34,16 @@ describe.skipIf(onPostgres)(pgliteOnly('PGlite on a worker thread', 'tests the P
     expect(results.map((result) => result.rows)).toEqual([[{ a: 1 }], [{ b: 2 }]]);
   });
 
+  it('writes no full-page images: with fsync off they protect nothing and cost a page per index written', async () => {
+    const { rows } = await thread.query<{ name: string; setting: string }>(
+      `select name, setting from pg_settings where name in ('fsync', 'full_page_writes') order by name`,
+    );
+    expect(rows).toEqual([
+      { name: 'fsync', setting: 'off' },
+      { name: 'full_page_writes', setting: 'off' },
+    ]);
+  });
+
   it("keeps a type's text when the caller's parser keeps it (Drizzle's dates), and refuses any other parser", async () => {
     const { rows } = await thread.query('select at from items where id = 1', [], { parsers: { 1184: (value: string) => value } });
     expect(rows).toEqual([{ at: '2026-01-02 03:04:05+00' }]);
