@@ -1,6 +1,8 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import {
+  acceptAttribute,
+  applicationNotFoundText,
   approverDisplay,
   commentProblem,
   defaultDetailSettings,
@@ -12,10 +14,15 @@ import {
   formatApprovalDate,
   formatDetailDate,
   isAcceptedDocument,
+  isRequirementMet,
   isShownComplete,
+  loadingApplicationText,
   newestFirst,
+  noDocumentsText,
+  progressPercent,
   taxDisplay,
   timeToComplete,
+  vpnUnavailableText,
 } from '../../src/domain/application-detail.ts';
 import { applicationStatuses } from '../../src/domain/application-status.ts';
 import { applicationManagerClaims } from '../../src/domain/claims.ts';
@@ -293,3 +300,76 @@ describe('the way back to the list (AM §2)', () => {
     ['all', '/listing/all', '/list/all'],
   ] as const)('from=%s, last list %s: %s', (from, last, href) => expect(listReturnHref(from, last)).toBe(href));
 });
+
+describe('the edges of the detail rules', () => {
+  it('shows the spec texts letter for letter (AM §2, §8)', () => {
+    expect(loadingApplicationText).toBe('Loading application...');
+    expect(applicationNotFoundText).toBe(
+      'This application cannot be found. The application may no longer exist or you might not have permission to view it.',
+    );
+    expect(vpnUnavailableText).toBe('VPN detection results are not available for this application.');
+    expect(noDocumentsText).toBe('No documents uploaded');
+  });
+
+  it('humanises unknown exception names word by word, and keeps a name without words as it is', () => {
+    expect(exceptionName('addressMismatchFound')).toBe('Address mismatch found');
+    expect(exceptionName('TAX-RESIDENCY.OTHER')).toBe('Tax residency other');
+    expect(exceptionName('__')).toBe('__');
+  });
+
+  it('reads a depersonalised application without a completion date (0 or -1) as not completed, and any other as IsComplete says', () => {
+    const never = { Status: 'Depersonalised', LastApplicationStatus: 'Primary edit', IsComplete: true };
+    expect(isShownComplete({ ...never, DateCompletedTimestamp: 0 })).toBe(false);
+    expect(isShownComplete({ ...never, DateCompletedTimestamp: -1 })).toBe(false);
+    expect(isShownComplete({ ...never, Status: 'Primary edit', DateCompletedTimestamp: 0 })).toBe(true);
+    expect(isShownComplete({ ...never, LastApplicationStatus: 'Complete', DateCompletedTimestamp: 0 })).toBe(true);
+  });
+
+  it('hides the documents of an incomplete application and shows requirements, by default', () => {
+    const cards = detailCards(detail({ IsComplete: false }), ['document.view'], defaultDetailSettings);
+    expect(cards).toMatchObject({ documents: false, identification: 'requirements' });
+  });
+
+  it('reveals the TFN with both tax claims', () => {
+    expect(detailCards(detail(), ['app.taxdetails.viewsummary', 'app.taxdetails.viewsensitive'], defaultDetailSettings)).toMatchObject({
+      tax: true,
+      taxSensitive: true,
+    });
+  });
+
+  it("shows nothing for the server's zero date", () => {
+    expect(formatDetailDate(0)).toBe('');
+    expect(formatActivityDate(0)).toBe('');
+  });
+
+  it('has no Time to Complete without both dates, or when completion comes before creation', () => {
+    expect(timeToComplete(0, completed)).toBe('');
+    expect(timeToComplete(created, 0)).toBe('');
+    expect(timeToComplete(completed, created)).toBe('');
+    expect(timeToComplete(created, created)).toBe('a few seconds');
+  });
+
+  it('labels every row of the Details card', () => {
+    const rows = detailRows(detail(), ['Mode', 'Owner', 'PromoCode', 'ExternalID', 'AccountNumber', 'Assignee', 'Label', 'Tag', 'SubBrand']);
+    expect(rows.map((row) => row.label)).toEqual([
+      'Status', 'Application Type', 'Channel', 'Created', 'Completed',
+      'Mode', 'Owner', 'Promo Code', 'External ID', 'Account Number', 'Assignee', 'Label', 'Tag', 'Sub-Brand',
+    ]);
+    expect(rows.every((row) => row.kind === 'text')).toBe(true);
+    expect(detailRows(detail(), ['toString', 'constructor']).map((row) => row.name)).toHaveLength(5);
+  });
+
+  it('offers the file picker the accepted extensions with their dot, lower case', () => {
+    expect(acceptAttribute(['pdf', '.JPG'])).toBe('.pdf,.jpg');
+    expect(isAcceptedDocument('scan.jpg', ['..jpg'])).toBe(false);
+  });
+
+  it('draws the progress ring between 0 and 100, whole', () => {
+    expect([progressPercent(-5), progressPercent(42.6), progressPercent(150)]).toEqual([0, 43, 100]);
+  });
+
+  it('meets a requirement only with result 0', () => {
+    expect([isRequirementMet(0), isRequirementMet(1), isRequirementMet(-1)]).toEqual([true, false, false]);
+  });
+});
+

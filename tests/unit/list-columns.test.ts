@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   columnField,
+  detailRowCatalogue,
   detailRowNames,
   fixedListColumns,
+  isDetailRow,
+  isListColumn,
+  listColumnCatalogue,
   listColumnNames,
   signingModeLabel,
   sortableColumns,
@@ -38,5 +42,32 @@ describe('list columns', () => {
     expect(signingModeLabel('Pin')).toBe('Online');
     expect(signingModeLabel('PrintandSign')).toBe('Print & Sign');
     expect(signingModeLabel('')).toBe('Print & Sign');
+  });
+
+  it('shows a tenant that has configured nothing its default columns and detail rows', () => {
+    expect(visibleListColumns(new Map())).toEqual([
+      'ID', 'Email', 'ClientName', 'CreatedDate', 'Owner', 'PercentageComplete', 'Status', 'Label',
+      'SystemLabel', 'Actions', 'Assignee', 'AccountName',
+    ]);
+    expect(visibleDetailRows(new Map())).toEqual(['Mode', 'Owner', 'Assignee', 'Label', 'Tag', 'SubBrand', 'Products']);
+  });
+
+  it('describes every column and detail row for the admin page, each in its own words', () => {
+    for (const catalogue of [listColumnCatalogue, detailRowCatalogue]) {
+      const descriptions = Object.values(catalogue).map((item) => item.description);
+      for (const description of descriptions) expect(description).toMatch(/^[A-Z][^]{8,}$/);
+      expect(typeof Object.values(catalogue)[0]?.defaultViewable).toBe('boolean');
+    }
+    expect(new Set(Object.values(detailRowCatalogue).map((item) => item.description)).size).toBe(detailRowNames.length);
+    // Two list columns share a detail row's words, never each other's.
+    expect(new Set(Object.values(listColumnCatalogue).map((item) => item.description)).size).toBe(listColumnNames.length);
+    for (const name of fixedListColumns) expect(listColumnCatalogue[name].description).toMatch(/\(always shown\)$/);
+  });
+
+  it('recognises exactly the column and detail row names, as written', () => {
+    for (const name of listColumnNames) expect(isListColumn(name)).toBe(true);
+    for (const name of detailRowNames) expect(isDetailRow(name)).toBe(true);
+    for (const name of ['', 'id', 'Email ', 'Mode', 'Tag']) expect(isListColumn(name)).toBe(false);
+    for (const name of ['', 'mode', 'ID', 'Status']) expect(isDetailRow(name)).toBe(false);
   });
 });

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   cellText,
+  columnLabels,
   formatAmount,
   formatCount,
   formatListDate,
   listCell,
+  moreLabel,
   productsDisplay,
 } from '../../src/domain/list-format.ts';
+import { listColumnNames } from '../../src/domain/list-columns.ts';
 import { sampleRow } from '../machines/application-list.model.ts';
 
 const unix = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -78,3 +81,75 @@ describe('list cells (AM §3)', () => {
     expect(listCell(sampleRow, 'Actions', now)).toEqual({ kind: 'actions' });
   });
 });
+
+describe('every column (AM §3 list row)', () => {
+  // A row whose every field is different, so that a column showing another column's field shows.
+  const row = {
+    ...sampleRow,
+    ApplicationID: 7001,
+    PrimaryEmail: 'ana@example.org',
+    ClientName: 'Ana Client',
+    DateCreatedTimestamp: unix(new Date(2026, 9, 1, 10, 15)),
+    AdviserName: 'Owen Adviser',
+    PercentageComplete: 62.4,
+    LowDocStatus: 'Required',
+    Status: 'Complete',
+    Label: 'Urgent',
+    SystemLabel: 'Migrated',
+    ExternalID: 'EXT-9',
+    DateCompletedTimestamp: unix(new Date(2026, 9, 2, 11, 30)),
+    AssigneeDisplayName: 'Ash Assignee',
+    LastDocumentUploadTimestamp: unix(new Date(2024, 0, 3)),
+    DocumentCount: 1234,
+    Language: 'Greek',
+    PromoCode: 'SPRING',
+    ApplicationModeCode: 'PrintandSign',
+    AccountNumber: 'ACC-77',
+    ApplicationType: 'Company',
+    UserUploadCount: 5678,
+    SubBrandName: 'Private',
+    ProductDisplayNameList: ['A', 'B', 'C', 'D'],
+    AccountName: 'Ana Pty Ltd',
+    InvestmentAmount: 9876543,
+  };
+  const expected: Record<(typeof listColumnNames)[number], [header: string, kind: string, text: string]> = {
+    ID: ['ID', 'number', '7001'],
+    Email: ['Email', 'text', 'ana@example.org'],
+    ClientName: ['Client Name', 'text', 'Ana Client'],
+    CreatedDate: ['Created', 'text', '01 Oct 10:15'],
+    Owner: ['Owner', 'text', 'Owen Adviser'],
+    PercentageComplete: ['% Complete', 'number', '62%'],
+    DocsRequired: ['Docs Required', 'text', 'Required'],
+    Status: ['Status', 'status', 'Complete'],
+    Label: ['Label', 'text', 'Urgent'],
+    SystemLabel: ['Tag', 'text', 'Migrated'],
+    Actions: ['Actions', 'actions', ''],
+    ExternalId: ['External ID', 'text', 'EXT-9'],
+    DateCompleted: ['Completed', 'text', '02 Oct 11:30'],
+    Assignee: ['Assignee', 'text', 'Ash Assignee'],
+    LastDocumentUploadDate: ['Last Upload', 'text', '03 Jan 2024'],
+    DocumentCount: ['Documents', 'number', '1,234'],
+    Language: ['Language', 'text', 'Greek'],
+    PromoCode: ['Promo Code', 'text', 'SPRING'],
+    SigningMode: ['Signing Mode', 'text', 'Print & Sign'],
+    AccountNumber: ['Account Number', 'text', 'ACC-77'],
+    ApplicationType: ['Application Type', 'text', 'Company'],
+    UserUploadCount: ['User Uploads', 'number', '5,678'],
+    SubBrandName: ['Sub-Brand', 'text', 'Private'],
+    Products: ['Products', 'products', 'A, B, C, D'],
+    AccountName: ['Account Name', 'text', 'Ana Pty Ltd'],
+    InvestmentAmount: ['Investment Amount', 'number', '9,876,543'],
+  };
+
+  it.each(listColumnNames)('%s: its header, the kind of cell and what it reads', (column) => {
+    const [header, kind, text] = expected[column];
+    const cell = listCell(row, column, now);
+    expect([columnLabels[column], cell.kind, cellText(cell)]).toEqual([header, kind, text]);
+  });
+
+  it('shows a missing text value as empty, and counts the products that do not show as +N', () => {
+    expect(listCell({ ...row, Label: null as unknown as string }, 'Label', now)).toEqual({ kind: 'text', text: '' });
+    expect(moreLabel(2)).toBe('+2');
+  });
+});
+
