@@ -2,6 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { bulkUploadTexts, isBulkUploadFileName, uploadingPercent } from '../../src/domain/bulk-upload.ts';
 import { fileNameFromDisposition } from '../../src/domain/content-disposition.ts';
 import { navigationItems } from '../../src/domain/navigation.ts';
+import {
+  emptyFilters,
+  filtersKey,
+  maxFilterValues,
+  maxRowsPerPage,
+  maxSearchLength,
+  maxSearchWords,
+  parseListRequest,
+  searchWords,
+  type RawListQuery,
+} from '../../src/domain/list-request.ts';
 import { isPastTheEnd, pageItems, pageRange } from '../../src/domain/pagination.ts';
 
 /** Rules the mutation run (docs/testing.md) found reached only through views and machines, tested at their edges. */
@@ -100,4 +111,70 @@ describe('download names (AM §7)', () => {
     ['attachment; filename="  /dir/ name.pdf "', 'dir name.pdf'],
     ['attachment; filename="/"', 'fallback.pdf'],
   ])('%j is saved as %j', (header, name) => expect(fileNameFromDisposition(header, 'fallback.pdf')).toBe(name));
+});
+
+describe('list query parameters at their limits (AM §7)', () => {
+  const refused = (raw: RawListQuery) => {
+    const result = parseListRequest(raw);
+    return result.ok ? undefined : `${result.param}: ${result.message}`;
+  };
+  const filters = (raw: RawListQuery) => {
+    const result = parseListRequest(raw);
+    if (!result.ok) throw new Error(result.message);
+    return result.value.filters;
+  };
+  const uuid = '0B8F3F52-5D0E-4D7E-9A43-6F1F5D1C0A42';
+
+  it('reads an address without parameters as the default list, with no filter', () => {
+    const result = parseListRequest({ sortBy: '', sortType: '', status: '  ', pageNo: '', rowsPerPage: '' });
+    expect(result).toEqual({
+      ok: true,
+      value: { filters: emptyFilters, sort: { sortBy: 'ID', sortType: 'desc' }, paging: { pageNo: 1, rowsPerPage: 20 } },
+    });
+    expect(emptyFilters).toEqual({
+      status: [], label: [], sysLabel: [], assignee: [], subBrand: [], products: [], mustHaveAllSelectedProducts: false, search: [],
+    });
+  });
+
+  it('takes exactly the largest values allowed, and refuses one more', () => {
+    const values = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => `v${i}`));
+    expect(filters({ label: values(maxFilterValues) }).label).toHaveLength(maxFilterValues);
+    expect(refused({ label: values(maxFilterValues + 1) })).toBe(`label: at most ${maxFilterValues} values`);
+    expect(filters({ status: JSON.stringify(['x'.repeat(200)]) }).status).toHaveLength(1);
+    expect(refused({ status: JSON.stringify(['x'.repeat(201)]) })).toMatch(/^status: values must be text of at most 200/);
+    expect(parseListRequest({ rowsPerPage: String(maxRowsPerPage) }).ok).toBe(true);
+    expect(refused({ rowsPerPage: String(maxRowsPerPage + 1) })).toBe(`rowsPerPage: must be at most ${maxRowsPerPage}`);
+    expect(refused({ pageNo: '2x' })).toBe('pageNo: must be a whole number of 1 or more');
+    expect(refused({ pageNo: 'x2' })).toBe('pageNo: must be a whole number of 1 or more');
+    expect(parseListRequest({ q: 'a'.repeat(maxSearchLength) }).ok).toBe(true);
+    expect(refused({ q: 'a'.repeat(maxSearchLength + 1) })).toBe(`q: at most ${maxSearchLength} characters`);
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect(filters({ q: words(maxSearchWords) }).search).toHaveLength(maxSearchWords);
+    expect(refused({ q: words(maxSearchWords + 1) })).toBe(`q: at most ${maxSearchWords} words`);
+  });
+
+  it('accepts only user ids (or empty for none) as assignees, every one of them, in lower case', () => {
+    expect(filters({ assignee: JSON.stringify([uuid, '']) }).assignee).toEqual(['', uuid.toLowerCase()]);
+    expect(refused({ assignee: JSON.stringify([uuid, 'x']) })).toBe('assignee: values must be user ids (or empty for none)');
+    expect(refused({ assignee: JSON.stringify([`x${uuid}`]) })).toMatch(/^assignee:/);
+    expect(refused({ assignee: JSON.stringify([`${uuid}x`]) })).toMatch(/^assignee:/);
+  });
+
+  it('keeps each filter apart, and the all-products flag only with products', () => {
+    expect(filters({ sysLabel: '["b","a","a"]', subBrand: '["s"]' })).toMatchObject({ sysLabel: ['a', 'b'], subBrand: ['s'], label: [], status: [] });
+    expect(filters({ mustHaveAllSelectedProducts: 'TRUE' }).mustHaveAllSelectedProducts).toBe(false);
+    expect(filters({ mustHaveAllSelectedProducts: 'true', products: '["CASH"]' }).mustHaveAllSelectedProducts).toBe(true);
+    expect(filters({ mustHaveAllSelectedProducts: 'false', products: '["CASH"]' }).mustHaveAllSelectedProducts).toBe(false);
+    expect(refused({ mustHaveAllSelectedProducts: 'yes' })).toBe('mustHaveAllSelectedProducts: must be true or false');
+  });
+
+  it('splits a search at every run of other characters', () => {
+    expect(searchWords('Jo..Smith--42')).toEqual(['jo', 'smith', '42']);
+  });
+
+  it('gives equal keys to the same search in any order, and different keys to different searches', () => {
+    const key = (q: string) => filtersKey(filters({ q }));
+    expect(key('smith jo')).toBe(key('jo smith'));
+    expect(key('smith')).not.toBe(key('jones'));
+  });
 });
