@@ -127,16 +127,6 @@ function editProblem(facts: ActionFacts, claims: Claims): string | undefined {
     : undefined;
 }
 
-/** AM §2 Actions dropdown items, in the spec's order (reports and API steps come per item). */
-export const canUnlockApplication = (facts: ActionFacts, claims: Claims) => canTakeAction('unlockApplication', facts, claims);
-export const canEmailResumeLink = (facts: ActionFacts, claims: Claims) => canTakeAction('emailResumeLink', facts, claims);
-export const canResendCompletionEmail = (facts: ActionFacts, claims: Claims) =>
-  canTakeAction('resendCompletionEmail', facts, claims);
-export const canGenerateReport = (facts: ActionFacts, claims: Claims) => canTakeAction('generateReport', facts, claims);
-export const canTriggerApi = (facts: ActionFacts, claims: Claims) => canTakeAction('triggerApi', facts, claims);
-export const canCancelApplication = (facts: ActionFacts, claims: Claims) => canTakeAction('cancel', facts, claims);
-export const canDepersonalise = (facts: ActionFacts, claims: Claims) => canTakeAction('depersonalise', facts, claims);
-
 /** An MFA-locked applicant can be unlocked (AM §4 approver display, §6 app.labformmfaunlock). */
 export const canUnlockApplicant = (facts: ActionFacts, applicant: { IsMFALocked: boolean }, claims: Claims) =>
   applicant.IsMFALocked && canTakeAction('unlockApplicant', facts, claims);

@@ -35,9 +35,7 @@ describe.skipIf(onPostgres)(pgliteOnly('PGlite on a worker thread', 'tests the P
   });
 
   it('writes no full-page images: with fsync off they protect nothing and cost a page per index written', async () => {
-    const { rows } = await thread.query<{ name: string; setting: string }>(
-      `select name, setting from pg_settings where name in ('fsync', 'full_page_writes') order by name`,
-    );
+    const { rows } = await thread.query(`select name, setting from pg_settings where name in ('fsync', 'full_page_writes') order by name`);
     expect(rows).toEqual([
       { name: 'fsync', setting: 'off' },
       { name: 'full_page_writes', setting: 'off' },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { actionVerdict } from '../../src/domain/application-actions.ts';
 import { bulkUploadTexts, isBulkUploadFileName, uploadingPercent } from '../../src/domain/bulk-upload.ts';
 import { fileNameFromDisposition } from '../../src/domain/content-disposition.ts';
 import { navigationItems } from '../../src/domain/navigation.ts';
@@ -176,5 +177,17 @@ describe('list query parameters at their limits (AM §7)', () => {
     const key = (q: string) => filtersKey(filters({ q }));
     expect(key('smith jo')).toBe(key('jo smith'));
     expect(key('smith')).not.toBe(key('jones'));
+  });
+});
+
+describe('editing a completed application (AM §6 app.editcompleted)', () => {
+  const completed = { Status: 'Complete', IsComplete: true, ApplicationModeCode: 'Online' };
+  it('is refused with its reason without app.editcompleted, and allowed with it', () => {
+    expect(actionVerdict('edit', completed, ['app.edit'])).toEqual({
+      allowed: false,
+      reason: 'state',
+      message: 'Editing a completed application needs the app.editcompleted permission.',
+    });
+    expect(actionVerdict('edit', completed, ['app.edit', 'app.editcompleted'])).toEqual({ allowed: true });
   });
 });

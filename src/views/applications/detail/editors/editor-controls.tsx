@@ -1,6 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import {
-  canEmailResumeLink,
   canTakeAction,
   canUnlockApplicant,
   signingModeLabel,
@@ -126,7 +125,7 @@ export function ApproverActions({ detail, approval }: { detail: ApplicationDetai
   const close = useCallback(() => setOpen(undefined), []);
   const refetch = useCallback(() => send({ type: 'detail.refetch' }), [send]);
   const unlock = canUnlockApplicant(detail, approval, claims);
-  const resend = approval.SendEmail && canEmailResumeLink(detail, claims);
+  const resend = approval.SendEmail && canTakeAction('emailResumeLink', detail, claims);
   // The open modal stays while the refetched detail no longer offers its button (an unlocked applicant).
   if (!unlock && !resend && open === undefined) return null;
   const name = approval.ApplicantName;
