@@ -1,16 +1,17 @@
 // Prints the mutation score per folder from a Stryker JSON report, and fails when a folder is under
-// its budget (issue 18): `node scripts/mutation-score.mjs [report.json]`.
+// its budget (issue 18): `node scripts/mutation-score.mjs [report.json...]` (the reports of areas
+// run one at a time add up).
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-const reportPath = process.argv[2] ?? 'reports/mutation/mutation.json';
-const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+const reportPaths = process.argv.length > 2 ? process.argv.slice(2) : ['reports/mutation/mutation.json'];
+const files = reportPaths.flatMap((path) => Object.entries(JSON.parse(readFileSync(path, 'utf8')).files));
 
 /** Score budgets per folder; a folder not listed is reported without a budget. */
 const budgets = { 'src/machines': 80, 'src/domain': 80, 'server/api': 70 };
 
 const folders = new Map();
-for (const [file, { mutants }] of Object.entries(report.files)) {
+for (const [file, { mutants }] of files) {
   const folder = dirname(file.replace(/\\/g, '/').replace(/^.*?(?=(src|server)\/)/, ''));
   const counts = folders.get(folder) ?? { killed: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 };
   for (const { status } of mutants) {
