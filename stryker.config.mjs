@@ -8,8 +8,8 @@
  *
  * Equivalent mutants (a change no behaviour can observe) are marked where they live with
  * `// Stryker disable next-line <mutator>: <why>` in src/, which the report lists as "ignored" with
- * the reason. The machines' state and transition descriptions, which only the diagrams read, are
- * ignored by one rule (scripts/stryker/statechart-description-ignorer.mjs) instead of a comment on
+ * the reason. The machines' descriptions and statechartLabels, which only the diagrams read, are
+ * ignored by one rule (scripts/stryker/statechart-texts-ignorer.mjs) instead of a comment on
  * each. The server files are not annotated; their known equivalent survivors are explained in
  * `equivalentServerMutants` below so that reading the report does not start from zero.
  *
@@ -17,8 +17,8 @@
  */
 const config = {
   testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker/statechart-description-ignorer.mjs'],
-  ignorers: ['statechart-descriptions'],
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker/statechart-texts-ignorer.mjs'],
+  ignorers: ['statechart-texts'],
   vitest: { configFile: 'vitest.mutation.config.ts' },
   mutate: [
     'src/machines/**/*.ts',

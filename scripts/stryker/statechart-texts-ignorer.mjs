@@ -10,15 +10,21 @@ const inMachineConfig = (/** @type {import('@babel/core').NodePath} */ path) =>
     return callee.type === 'MemberExpression' && callee.property.type === 'Identifier' && callee.property.name === 'createMachine';
   }) !== null;
 
+/** `export const statechartLabels = {...}`: the words of a machine's diagram (machine-labels.ts). */
+const isLabelsDeclaration = (/** @type {import('@babel/core').NodePath} */ path) =>
+  path.isVariableDeclarator() && path.node.id.type === 'Identifier' && path.node.id.name === 'statechartLabels';
+
 /**
- * A state's or transition's `description` in a machine is read by nothing at run time: it is the
- * text of the exported diagrams (docs/statecharts), where `npm run statecharts -- --check` fails
- * when one changes. Mutating it can only make survivors that no vitest test could ever kill.
+ * A machine's state and transition `description`s and its `statechartLabels` are read by nothing at
+ * run time: they are the text of the exported diagrams and QA plans (docs/statecharts), where
+ * `npm run statecharts -- --check` fails when one changes. Mutating them can only make survivors
+ * that no vitest test could ever kill.
  */
 export const strykerPlugins = [
-  declareValuePlugin(PluginKind.Ignore, 'statechart-descriptions', {
+  declareValuePlugin(PluginKind.Ignore, 'statechart-texts', {
     /** @param {import('@babel/core').NodePath} path */
     shouldIgnore(path) {
+      if (isLabelsDeclaration(path)) return 'statechartLabels only feed docs/statecharts, which `npm run statecharts -- --check` guards';
       const property = path.parentPath;
       if (!property?.isObjectProperty() || property.node.value !== path.node) return undefined;
       const key = property.node.key;
