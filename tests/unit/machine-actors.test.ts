@@ -1,0 +1,189 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, toPromise, type AnyActorLogic, type AnyStateMachine } from 'xstate';
+import { adminConfigurationMachine } from '../../src/machines/admin-configuration.machine.ts';
+import { applicationCommentsMachine } from '../../src/machines/application-comments.machine.ts';
+import { applicationDetailMachine } from '../../src/machines/application-detail.machine.ts';
+import { applicationListMachine } from '../../src/machines/application-list.machine.ts';
+import { assigneePickerMachine } from '../../src/machines/assignee-picker.machine.ts';
+import { cancelApplicationsMachine } from '../../src/machines/cancel-applications.machine.ts';
+import { changePasswordMachine } from '../../src/machines/change-password.machine.ts';
+import { confirmActionMachine, type ConfirmedCall } from '../../src/machines/confirm-action.machine.ts';
+import { fieldEditorMachine } from '../../src/machines/field-editor.machine.ts';
+import { identityVerificationMachine } from '../../src/machines/identity-verification.machine.ts';
+import { labelPickerMachine } from '../../src/machines/label-picker.machine.ts';
+import { newApplicationOnBehalfMachine } from '../../src/machines/new-application-on-behalf.machine.ts';
+import { newApplicationMachine } from '../../src/machines/new-application.machine.ts';
+import { pingMachine } from '../../src/machines/ping.machine.ts';
+import { requestEditMachine } from '../../src/machines/request-edit.machine.ts';
+import { setAccessTokenSource } from '../../src/services/http.ts';
+
+/**
+ * The machines' own actors (the path tests replace them with inert ones): each calls the endpoint
+ * of the spec (AM §7) with what the machine gave it, and reads the answer as the machine expects.
+ * Only fetch is replaced: the services, the HTTP wrapper and the schemas are the real ones.
+ */
+
+vi.mock('../../src/services/monitoring.ts', () => ({ reportError: () => undefined }));
+vi.mock('../../src/services/runtime-config.ts', () => ({
+  runtimeConfig: () => ({ apiBase: 'http://portal.test/api', entityVerificationBase: 'http://portal.test/ev', identityBase: 'http://portal.test/identity' }),
+}));
+
+interface Sent {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+const fetchMock = vi.fn<typeof fetch>();
+const sent: Sent[] = [];
+let answers: unknown[] = [];
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeAll(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  setAccessTokenSource(() => 'token');
+});
+
+beforeEach(() => {
+  sent.length = 0;
+  answers = [];
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input) => {
+    const request = input as Request;
+    const text = await request.clone().text();
+    const url = new URL(request.url);
+    sent.push({ method: request.method, path: url.pathname + url.search, body: text === '' ? undefined : JSON.parse(text) });
+    const answer = answers.shift();
+    return answer instanceof Response ? answer : json(answer ?? {});
+  });
+});
+afterEach(() => vi.clearAllMocks());
+
+/** Runs `machine`'s own actor `name` with `input`, the server answering `replies` in turn. */
+async function runActor(machine: AnyStateMachine, name: string, input: unknown, ...replies: unknown[]) {
+  answers = replies;
+  const logic = (machine.implementations.actors as Record<string, AnyActorLogic>)[name];
+  if (!logic) throw new Error(`${machine.id} has no actor ${name}`);
+  return toPromise(createActor(logic, { input }).start());
+}
+
+describe('the confirm modal (AM §2, §4, §7)', () => {
+  const ok = { Success: true, Message: '' };
+  const run = (call: ConfirmedCall, message: string, ...replies: unknown[]) =>
+    runActor(confirmActionMachine, 'runAction', { call, message }, ...replies);
+
+  it.each<[ConfirmedCall, string, string]>([
+    [{ type: 'unlockApplication', applicationId: '42' }, 'POST', '/api/application/unlockapplication/42'],
+    [{ type: 'emailResumeLink', applicationId: '42' }, 'POST', '/api/application/emailresumelink/42'],
+    [{ type: 'resendCompletionEmail', applicationId: '42' }, 'POST', '/api/application/resendcompletionemail/42'],
+    [{ type: 'resendIndividualResumeLink', applicationId: '42', individualId: '7' }, 'POST', '/api/application/resendindividualresumelinkemail/42'],
+    [{ type: 'unlockApplicant', request: { ApplicationGuid: 'g-1', IndividualId: 7 } as never }, 'POST', '/api/applicant/labformmfaunlock'],
+  ])('%j calls %s %s and reads Success', async (call, method, path) => {
+    await expect(run(call, '', ok)).resolves.toEqual({ succeeded: true, message: '' });
+    expect(sent.map(({ method, path }) => `${method} ${path}`)).toEqual([`${method} ${path}`]);
+    await expect(run(call, '', { Success: false, Message: 'Not now.' })).resolves.toEqual({ succeeded: false, message: 'Not now.' });
+  });
+
+  it('sends the personalised message trimmed with the e-mails, and none when it is blank', async () => {
+    await run({ type: 'emailResumeLink', applicationId: '42' }, '  Hello there  ', ok);
+    await run({ type: 'resendCompletionEmail', applicationId: '42' }, '   ', ok);
+    await run({ type: 'resendIndividualResumeLink', applicationId: '42', individualId: '7' }, ' Hi ', ok);
+    expect(sent.map((request) => request.body)).toEqual([
+      { PersonalisedMessage: 'Hello there' },
+      {},
+      { IndividualId: '7', PersonalisedMessage: 'Hi' },
+    ]);
+  });
+
+  it('reads an API step by its ErrorNo: 0 is done, anything else is refused with its Message', async () => {
+    const call: ConfirmedCall = { type: 'triggerApi', request: { ApplicationGuid: 'g-1', ApiName: 'KYC' } };
+    await expect(run(call, '', { ErrorNo: 0, Message: 'Queued' })).resolves.toEqual({ succeeded: true, message: '' });
+    await expect(run(call, '', { ErrorNo: 3, Message: 'Provider down' })).resolves.toEqual({ succeeded: false, message: 'Provider down' });
+    expect(sent[0]).toEqual({ method: 'POST', path: '/api/application/triggerapi', body: { ApplicationGuid: 'g-1', ApiName: 'KYC' } });
+  });
+
+  it("cancels one application and reads that application's result", async () => {
+    const call: ConfirmedCall = { type: 'cancel', applicationGuid: 'g-1' };
+    const results = (success: boolean) => ({ Results: [{ ApplicationGuid: 'g-2', Success: true }, { ApplicationGuid: 'g-1', Success: success }] });
+    await expect(run(call, '', results(true))).resolves.toEqual({ succeeded: true, message: '' });
+    await expect(run(call, '', results(false))).resolves.toEqual({ succeeded: false, message: '' });
+    await expect(run(call, '', { Results: [{ ApplicationGuid: 'g-2', Success: true }] })).resolves.toEqual({ succeeded: false, message: '' });
+  });
+
+  it('depersonalises by guid and reads OverallSuccess, with the ErrorMessage when it failed', async () => {
+    const call: ConfirmedCall = { type: 'depersonalise', applicationGuid: 'g-1' };
+    await expect(run(call, '', { OverallSuccess: true, ErrorMessage: '' })).resolves.toEqual({ succeeded: true, message: '' });
+    await expect(run(call, '', { OverallSuccess: false, ErrorMessage: 'Already done.' })).resolves.toEqual({
+      succeeded: false,
+      message: 'Already done.',
+    });
+    expect(sent[0]?.method).toBe('PUT');
+    expect(sent[0]?.path).toBe('/api/application/depersonalise/g-1');
+  });
+});
+
+describe("every other machine's calls (AM §7)", () => {
+  const calls: [AnyStateMachine, string, unknown, string, unknown?][] = [
+    [adminConfigurationMachine, 'loadColumns', undefined, 'GET /api/admin/columns'],
+    [adminConfigurationMachine, 'saveColumns', { columns: [{ ColumnName: 'Label', Viewable: false }] }, 'POST /api/admin/save', { Columns: [{ ColumnName: 'Label', Viewable: false }] }],
+    [adminConfigurationMachine, 'loadRows', undefined, 'GET /api/admin/rows'],
+    [adminConfigurationMachine, 'saveRows', { rows: [{ ApplicationDetailRowName: 'Mode', Viewable: true }] }, 'POST /api/admin/rows/save', { Rows: [{ ApplicationDetailRowName: 'Mode', Viewable: true }] }],
+    [applicationCommentsMachine, 'loadComments', { applicationId: '42' }, 'GET /api/comment/42'],
+    [applicationCommentsMachine, 'saveComment', { applicationId: '42', comment: 'Called back' }, 'POST /api/comment/42', { Comment: 'Called back' }],
+    [applicationDetailMachine, 'loadDetail', { applicationId: '42' }, 'GET /api/application/get/42'],
+    [applicationDetailMachine, 'loadConfiguration', undefined, 'GET /api/configuration/custom'],
+    [applicationDetailMachine, 'reloadApplication', { applicationId: '42' }, 'POST /api/application/reload/42', {}],
+    [applicationDetailMachine, 'loadActivity', { applicationId: '42' }, 'GET /api/application/activityfeed/42'],
+    [applicationDetailMachine, 'loadIps', { applicationId: '42' }, 'GET /api/application/get/ips/42'],
+    [applicationListMachine, 'loadColumns', undefined, 'GET /api/configuration/columns'],
+    [assigneePickerMachine, 'loadAssignees', undefined, 'GET /api/account/assignees'],
+    [assigneePickerMachine, 'saveAssignee', { applicationId: '42', assigneeId: null }, 'POST /api/application/assign/42', { GlobalUserId: null }],
+    [cancelApplicationsMachine, 'cancelApplications', { guids: ['g-1', 'g-2'] }, 'POST /api/application/cancel'],
+    [changePasswordMachine, 'changePassword', { oldPassword: 'old-Secret1', newPassword: 'new-Secret2' }, 'POST /identity/account/changepassword'],
+    [fieldEditorMachine, 'loadChoices', { field: 'owner' }, 'GET /api/owner/list'],
+    [fieldEditorMachine, 'saveField', { field: 'owner', applicationId: '42', value: 'o-1' }, 'POST /api/application/updateowner/42', { NewOwnerId: 'o-1' }],
+    [fieldEditorMachine, 'saveField', { field: 'email', applicationId: '42', value: 'jo@example.org' }, 'POST /api/application/changeprimaryemail/42', { PrimaryEmail: 'jo@example.org' }],
+    [fieldEditorMachine, 'saveField', { field: 'signingMode', applicationId: '42', value: 'PrintandSign' }, 'POST /api/application/changesigningmode/42/PrintandSign'],
+    [identityVerificationMachine, 'verify', { applicationGuid: 'g-1', request: { IndividualGuid: 'i-1' } }, 'POST /api/Reverification/verify/g-1', { IndividualGuid: 'i-1' }],
+    [labelPickerMachine, 'addLabel', { text: 'Urgent' }, 'POST /api/label/add', { LabelText: 'Urgent' }],
+    [labelPickerMachine, 'saveLabel', { applicationGuid: 'g-1', label: '' }, 'POST /api/label/save', { ApplicationId: 'g-1', Label: '' }],
+    [newApplicationOnBehalfMachine, 'loadOwners', undefined, 'GET /api/owner/list'],
+    [newApplicationOnBehalfMachine, 'createOnBehalf', { OwnerId: 'o-1' }, 'POST /api/application/newonbehalf', { OwnerId: 'o-1' }],
+    [newApplicationMachine, 'createApplication', undefined, 'POST /api/application/new', {}],
+    [pingMachine, 'ping', undefined, 'GET /api/account/ping'],
+    [requestEditMachine, 'requestEdit', { applicationGuid: 'g-1', confirmationAccepted: true }, 'POST /api/application/requestedit/g-1', { ConfirmationAccepted: true }],
+    [requestEditMachine, 'requestView', { applicationGuid: 'g-1' }, 'GET /api/application/requestview/g-1'],
+  ];
+  it.each(calls.map(([machine, actor, input, request, body]) => [machine.id, actor, input, request, body, machine] as const))('%s %s(%j) calls %s', async (_, actor, input, request, body, machine) => {
+    await runActor(machine, actor, input).catch(() => undefined);
+    expect(sent.map(({ method, path }) => `${method} ${path}`)).toContain(request);
+    if (body !== undefined) expect(sent.find(({ method, path }) => `${method} ${path}` === request)?.body).toEqual(body);
+  });
+
+  it('offers the two signing modes and no choices for the e-mail without asking the server', async () => {
+    await expect(runActor(fieldEditorMachine, 'loadChoices', { field: 'signingMode' })).resolves.toEqual([
+      { id: 'Pin', name: 'Online' },
+      { id: 'PrintandSign', name: 'Print & Sign' },
+    ]);
+    await expect(runActor(fieldEditorMachine, 'loadChoices', { field: 'email' })).resolves.toEqual([]);
+    expect(sent).toEqual([]);
+  });
+
+  it('reads the owners as choices, and the labels with their limit', async () => {
+    await expect(
+      runActor(fieldEditorMachine, 'loadChoices', { field: 'owner' }, { ApplicationOwners: [{ PublicId: 'o-1', DisplayName: 'Olivia Owner', GlobalUserId: 'u-1' }] }),
+    ).resolves.toEqual([{ id: 'o-1', name: 'Olivia Owner' }]);
+    answers = [];
+    fetchMock.mockImplementation(async (input) => {
+      const path = new URL((input as Request).url).pathname;
+      return json(
+        path === '/api/label/list'
+          ? [{ Name: 'Urgent', Value: 'Urgent' }]
+          : { ApplicationStatuses: [], MaximumLabelLimit: 7, AcceptedDocumentUploadExtensions: [] },
+      );
+    });
+    await expect(runActor(labelPickerMachine, 'loadLabels', undefined)).resolves.toEqual({ labels: [{ Name: 'Urgent', Value: 'Urgent' }], maximum: 7 });
+  });
+});
