@@ -137,6 +137,8 @@ describe("every other machine's calls (AM §7)", () => {
     [applicationDetailMachine, 'reloadApplication', { applicationId: '42' }, 'POST /api/application/reload/42', {}],
     [applicationDetailMachine, 'loadActivity', { applicationId: '42' }, 'GET /api/application/activityfeed/42'],
     [applicationDetailMachine, 'loadIps', { applicationId: '42' }, 'GET /api/application/get/ips/42'],
+    [applicationDetailMachine, 'downloadDocument', { query: { ApplicationGuid: 'g-1', LabDocsId: '5' }, fileName: 'a.pdf' }, 'GET /api/document?ApplicationGuid=g-1&LabDocsId=5'],
+    [applicationDetailMachine, 'downloadAllDocuments', { applicationId: '42' }, 'GET /api/document/zip/42'],
     [applicationListMachine, 'loadColumns', undefined, 'GET /api/configuration/columns'],
     [assigneePickerMachine, 'loadAssignees', undefined, 'GET /api/account/assignees'],
     [assigneePickerMachine, 'saveAssignee', { applicationId: '42', assigneeId: null }, 'POST /api/application/assign/42', { GlobalUserId: null }],
@@ -146,6 +148,7 @@ describe("every other machine's calls (AM §7)", () => {
     [fieldEditorMachine, 'saveField', { field: 'owner', applicationId: '42', value: 'o-1' }, 'POST /api/application/updateowner/42', { NewOwnerId: 'o-1' }],
     [fieldEditorMachine, 'saveField', { field: 'email', applicationId: '42', value: 'jo@example.org' }, 'POST /api/application/changeprimaryemail/42', { PrimaryEmail: 'jo@example.org' }],
     [fieldEditorMachine, 'saveField', { field: 'signingMode', applicationId: '42', value: 'PrintandSign' }, 'POST /api/application/changesigningmode/42/PrintandSign'],
+    [identityVerificationMachine, 'loadOptions', { applicationGuid: 'g-1', individualId: 'i-1' }, 'GET /api/Reverification/identificationOptions/g-1/i-1'],
     [identityVerificationMachine, 'verify', { applicationGuid: 'g-1', request: { IndividualGuid: 'i-1' } }, 'POST /api/Reverification/verify/g-1', { IndividualGuid: 'i-1' }],
     [labelPickerMachine, 'addLabel', { text: 'Urgent' }, 'POST /api/label/add', { LabelText: 'Urgent' }],
     [labelPickerMachine, 'saveLabel', { applicationGuid: 'g-1', label: '' }, 'POST /api/label/save', { ApplicationId: 'g-1', Label: '' }],
@@ -155,6 +158,7 @@ describe("every other machine's calls (AM §7)", () => {
     [pingMachine, 'ping', undefined, 'GET /api/account/ping'],
     [requestEditMachine, 'requestEdit', { applicationGuid: 'g-1', confirmationAccepted: true }, 'POST /api/application/requestedit/g-1', { ConfirmationAccepted: true }],
     [requestEditMachine, 'requestView', { applicationGuid: 'g-1' }, 'GET /api/application/requestview/g-1'],
+    [requestEditMachine, 'downloadReport', { applicationGuid: 'g-1', reportName: 'Summary' }, 'GET /api/report?ApplicationGuid=g-1&ReportName=Summary'],
   ];
   it.each(calls.map(([machine, actor, input, request, body]) => [machine.id, actor, input, request, body, machine] as const))('%s %s(%j) calls %s', async (_, actor, input, request, body, machine) => {
     await runActor(machine, actor, input).catch(() => undefined);
