@@ -99,10 +99,15 @@ export interface LoadRequest {
   /** The Host header, when the tenant is not the URL's. */
   host?: string;
   tag?: string;
+  /** GET unless given; `body` is sent as JSON. */
+  method?: 'GET' | 'POST';
+  body?: unknown;
 }
 export interface LoadResult {
   ms: number;
   status: number;
+  /** The start of the answer when the status is not 200. */
+  refusal?: string;
   totalRows: number;
   maxPage: number;
   tag?: string;

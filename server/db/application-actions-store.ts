@@ -167,11 +167,13 @@ export const assignWrite = (actor: Actor, assignee: { id: string; name: string }
 
 /** A label of the tenant people created (kind 'label'), by its exact name. */
 export async function labelExists(db: Database, tenantId: string, name: string) {
-  const [row] = await db
-    .select({ name: applicationLabels.name })
-    .from(applicationLabels)
-    .where(and(eq(applicationLabels.tenantId, tenantId), eq(applicationLabels.kind, 'label'), eq(applicationLabels.name, name)));
-  return row !== undefined;
+  // Prepared: every label save reads it (see assigneeOption).
+  const rows = await sqlRunner(db).preparedTextRows(
+    'label_exists',
+    `select 1::text from application_labels where tenant_id = $1 and kind = 'label' and name = $2`,
+    [tenantId, name],
+  );
+  return rows.length > 0;
 }
 
 export const setLabelWrite = (actor: Actor, label: string): ActionWrite => ({

@@ -28,7 +28,7 @@ import {
   userVisibility,
 } from './schema.ts';
 import { listWhere, Params, type ListScope } from './applications-list.ts';
-import type { SqlParam } from './sql-runner.ts';
+import { sqlRunner, type SqlParam } from './sql-runner.ts';
 
 /** The caller as the application store needs them (a subset of the API principal). */
 export interface Actor {
@@ -355,8 +355,15 @@ export async function assigneeOptions(db: Database, tenantId: string) {
 
 /** One member of staff of the tenant as an assignee option (the assign action reads just the one it is given). */
 export async function assigneeOption(db: Database, tenantId: string, userId: string) {
-  const [row] = await db.select(assigneeColumns).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId.toLowerCase())));
-  return row ? assigneeOptionOf(row) : undefined;
+  // Prepared: every assignment reads it, and on PGlite a statement planned once costs a third less.
+  const [row] = await sqlRunner(db).preparedTextRows(
+    'assignee_option',
+    'select id::text, first_name, last_name, status, array_to_json(claims)::text from users where tenant_id = $1 and id = $2::uuid',
+    [tenantId, userId.toLowerCase()],
+  );
+  if (!row) return undefined;
+  const [id, firstName, lastName, status, claims] = row;
+  return assigneeOptionOf({ id: id ?? '', firstName: firstName ?? '', lastName: lastName ?? '', status: status ?? '', claims: JSON.parse(claims ?? '[]') as string[] });
 }
 
 export async function ownerOptions(db: Database, tenantId: string) {
