@@ -1,6 +1,15 @@
 // @ts-check
 import base from './stryker.config.mjs';
 
+/**
+ * `machine:<name>`: src/machines/<name>.machine.ts alone, a run of minutes with that machine's own
+ * tests (MUTATION_TESTS); scripts/mutation-machines.sh runs every machine this way.
+ */
+function oneMachine(name) {
+  const match = /^machine:([a-z-]+)$/.exec(name);
+  return match ? [`src/machines/${match[1]}.machine.ts`] : undefined;
+}
+
 /** One folder of the full run at a time (`STRYKER_AREA=domain|machines|server`), each with its own report. */
 const area = process.env.STRYKER_AREA ?? 'domain';
 const mutate = {
@@ -27,13 +36,14 @@ const mutate = {
     'server/api/*.routes.ts',
     '!server/api/{application-actions,application-messages,applications,documents,application-detail,configuration}.routes.ts',
   ],
-}[area];
+}[area] ?? oneMachine(area);
 if (!mutate) throw new Error(`Unknown STRYKER_AREA ${area}`);
+const folder = area.replace(':', '-');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   ...base,
   mutate,
-  jsonReporter: { fileName: `reports/mutation-${area}/mutation.json` },
-  htmlReporter: { fileName: `reports/mutation-${area}/mutation.html` },
+  jsonReporter: { fileName: `reports/mutation-${folder}/mutation.json` },
+  htmlReporter: { fileName: `reports/mutation-${folder}/mutation.html` },
 };
