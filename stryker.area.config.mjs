@@ -23,6 +23,8 @@ const mutate = {
   'change-password': ['src/machines/change-password.machine.ts'],
   session: ['src/machines/session.machine.ts'],
   server: ['server/api/*.routes.ts', 'server/api/auth.ts'],
+  // The claim module alone, against the tests of the bearer check (MUTATION_TESTS): minutes.
+  'server-auth': ['server/api/auth.ts'],
   // The server area in three parts of about an hour or less each, so that one finished part's
   // report counts even when there is no time for the rest (scripts/mutation-score.mjs adds them up).
   'server-actions': ['server/api/application-actions.routes.ts', 'server/api/application-messages.routes.ts', 'server/api/auth.ts'],
