@@ -28,8 +28,26 @@ const refusedByServer: UploadDocumentsResponse = {
   Message: '1 of 1 files could not be uploaded.',
 };
 
+/** No error number but the file is not stored: a failure, in the answer's own words. */
+const notStored: UploadDocumentsResponse = {
+  UploadedDocuments: [{ Success: false, PublicId: '', FileName: 'statement.pdf', UploadedTimestamp: 0, Message: '' }],
+  ErrorNo: 0,
+  Message: 'Nothing was stored.',
+};
+/** An error without any words and without a file result: the generic text (AM §8). */
+const wordless: UploadDocumentsResponse = { UploadedDocuments: [], ErrorNo: 2, Message: '' };
+
+/** What the person reads after each answer that is not a stored file. */
+const failureTexts = new Map<UploadDocumentsResponse, string>([
+  [refusedByServer, 'The file is larger than 20 MB.'],
+  [notStored, 'Nothing was stored.'],
+  [wordless, 'The file could not be uploaded. Please try again.'],
+]);
+
 const input = (file: File) => ({ applicationId: '1042', file, acceptedExtensions: accepted });
-const isRefusedFile = (snapshot: AnyMachineSnapshot) => snapshot.context.fileName === 'setup.exe';
+/** The .exe is refused where the configuration names accepted types; with none named, any file goes. */
+const isRefusedFile = (snapshot: AnyMachineSnapshot) =>
+  snapshot.context.fileName === 'setup.exe' && snapshot.context.acceptedExtensions.length > 0;
 
 export default defineMachineModel({
   name: 'document-upload',
@@ -45,9 +63,14 @@ export default defineMachineModel({
     { type: 'upload.progress', sent: 4096, total: 8192 },
     { type: 'upload.answered', response: stored },
     { type: 'upload.answered', response: refusedByServer },
+    { type: 'upload.answered', response: notStored },
+    { type: 'upload.answered', response: wordless },
     { type: 'upload.failed' },
   ],
-  variants: [{ name: 'a .exe file', input: input(exe), events: ['upload.start'] }],
+  variants: [
+    { name: 'a .exe file', input: input(exe), events: ['upload.start'] },
+    { name: 'a .exe file where no accepted types are configured', input: { ...input(exe), acceptedExtensions: [] }, events: ['upload.start'] },
+  ],
   expectations: {
     states: {
       queued: (snapshot) => {
@@ -68,7 +91,7 @@ export default defineMachineModel({
       },
       failed: (snapshot) => {
         expect(snapshot.status).toBe('done');
-        expect(snapshot.context.message).toBe('The file is larger than 20 MB.');
+        expect([...failureTexts.values()]).toContain(snapshot.context.message);
       },
       interrupted: (snapshot) => {
         expect(snapshot.hasTag('busy')).toBe(false);
@@ -86,7 +109,7 @@ export default defineMachineModel({
           expect(started).toEqual({});
         } else {
           expect(after.matches('uploading')).toBe(true);
-          expect(started.uploadDocument).toEqual({ applicationId: '1042', file: pdf });
+          expect(started.uploadDocument).toEqual({ applicationId: '1042', file: after.context.fileName === 'setup.exe' ? exe : pdf });
         }
       },
       'uploading + upload.progress': ({ after }) => {
@@ -98,8 +121,8 @@ export default defineMachineModel({
         if (event.response === stored) expect(after.matches('done')).toBe(true);
         else {
           expect(after.matches('failed')).toBe(true);
-          // The file's own Message from the server, not the summary.
-          expect(after.context.message).toBe('The file is larger than 20 MB.');
+          // The file's own Message from the server before the summary, else the generic text.
+          expect(after.context.message).toBe(failureTexts.get(event.response));
         }
       },
       'uploading + upload.failed': ({ after }) => {
