@@ -13,6 +13,7 @@
 // and restores each before the next).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
 const [reportPath, testList] = process.argv.slice(2);
 if (!reportPath || !testList) {
@@ -45,7 +46,7 @@ for (const [file, entry] of Object.entries(report.files)) {
         killed += 1;
         mutant.status = 'Killed';
         const failure = /(FAIL|Error)[^\n]*/.exec(`${run.stdout}\n${run.stderr}`)?.[0] ?? `exit ${run.status ?? run.signal}`;
-        mutant.statusReason = `Killed in a fresh vitest process (scripts/mutation-recheck.mjs): ${failure.replace(/\u001b\[[0-9;]*m/g, '').slice(0, 200)}`;
+        mutant.statusReason = `Killed in a fresh vitest process (scripts/mutation-recheck.mjs): ${stripVTControlCharacters(failure).slice(0, 200)}`;
       }
       console.log(`${mutant.status === 'Killed' ? 'killed  ' : 'survived'} ${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} => ${String(mutant.replacement).slice(0, 50)}`);
     } finally {
