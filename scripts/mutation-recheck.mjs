@@ -6,8 +6,8 @@
 // mutant is switched on. Such mutants "survive" although the tests kill them: an emptied `guards`
 // object, a guard's `params` returning nothing or an `initial: ''` each fail the path tests when
 // the file really contains them (checked by hand, docs/testing.md). Each recheck costs one vitest
-// start, so only the survivors are rechecked. The report is updated in place: a mutant killed here
-// becomes Killed with the test run's reason; the others stay Survived.
+// start, so only the survivors are rechecked. The report is updated in place after each mutant: a
+// mutant killed here becomes Killed with the test run's reason; the others stay Survived.
 //
 // Run it in a working copy no other mutation run reads from (it edits source files while it runs
 // and restores each before the next).
@@ -30,6 +30,15 @@ function offsetOf(text, { line, column }) {
   return offset + column - 1;
 }
 
+/** The file being edited and its text, restored if the recheck is stopped part-way. */
+let editing;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (editing) writeFileSync(editing.file, editing.original);
+    process.exit(130);
+  });
+}
+
 let rechecked = 0;
 let killed = 0;
 for (const [file, entry] of Object.entries(report.files)) {
@@ -38,6 +47,7 @@ for (const [file, entry] of Object.entries(report.files)) {
   for (const mutant of entry.mutants.filter((candidate) => candidate.status === 'Survived')) {
     const start = offsetOf(original, mutant.location.start);
     const end = offsetOf(original, mutant.location.end);
+    editing = { file, original };
     writeFileSync(file, original.slice(0, start) + mutant.replacement + original.slice(end));
     try {
       const run = spawnSync('npx', ['vitest', 'run', ...tests], { encoding: 'utf8', timeout: 180_000, env: { ...process.env, CI: '1' } });
@@ -52,7 +62,8 @@ for (const [file, entry] of Object.entries(report.files)) {
     } finally {
       writeFileSync(file, original);
     }
+    // Saved after each mutant: a recheck stopped part-way keeps what it found.
+    writeFileSync(reportPath, JSON.stringify(report));
   }
 }
-writeFileSync(reportPath, JSON.stringify(report));
 console.log(`rechecked ${rechecked} survivors: ${killed} killed, ${rechecked - killed} still survive`);
