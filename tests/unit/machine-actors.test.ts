@@ -1,9 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, toPromise, type AnyActorLogic, type AnyStateMachine } from 'xstate';
+import { createActor, setup, toPromise, type AnyActorLogic, type AnyEventObject, type AnyStateMachine } from 'xstate';
 import { adminConfigurationMachine } from '../../src/machines/admin-configuration.machine.ts';
 import { applicationCommentsMachine } from '../../src/machines/application-comments.machine.ts';
 import { applicationDetailMachine } from '../../src/machines/application-detail.machine.ts';
 import { applicationListMachine } from '../../src/machines/application-list.machine.ts';
+import { bulkUploadMachine } from '../../src/machines/bulk-upload.machine.ts';
 import { assigneePickerMachine } from '../../src/machines/assignee-picker.machine.ts';
 import { cancelApplicationsMachine } from '../../src/machines/cancel-applications.machine.ts';
 import { changePasswordMachine } from '../../src/machines/change-password.machine.ts';
@@ -68,6 +69,35 @@ async function runActor(machine: AnyStateMachine, name: string, input: unknown, 
   if (!logic) throw new Error(`${machine.id} has no actor ${name}`);
   return toPromise(createActor(logic, { input }).start());
 }
+
+/**
+ * Runs `machine`'s own callback actor `name` under a parent that records what it sends back, until
+ * `settled` holds for those events.
+ */
+async function runCallback(machine: AnyStateMachine, name: string, input: unknown, settled: (received: AnyEventObject[]) => boolean, ...replies: unknown[]) {
+  answers = replies;
+  const logic = (machine.implementations.actors as Record<string, AnyActorLogic>)[name];
+  if (!logic) throw new Error(`${machine.id} has no actor ${name}`);
+  const received: AnyEventObject[] = [];
+  const parent = createActor(
+    setup({ actors: { child: logic } }).createMachine({ invoke: { src: 'child', input }, on: { '*': { actions: ({ event }) => received.push(event) } } }),
+  ).start();
+  await vi.waitFor(() => expect(settled(received)).toBe(true));
+  parent.stop();
+  return received;
+}
+
+describe('the bulk upload downloads (AM §2 Bulk upload modal, §7)', () => {
+  const failed = (received: AnyEventObject[]) => received.some((event) => event.type === 'download.failed');
+  it('asks for the template, and says when it could not be had', async () => {
+    await runCallback(bulkUploadMachine, 'downloadTemplate', undefined, failed, json({ Message: 'no' }, 500));
+    expect(sent.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /api/application/bulkupload/template']);
+  });
+  it('asks for the error file of the upload by its id, and says when it could not be had', async () => {
+    await runCallback(bulkUploadMachine, 'downloadErrorFile', { id: 'f 1' }, failed, json({ Message: 'gone' }, 404));
+    expect(sent.map(({ method, path }) => `${method} ${path}`)).toEqual(['GET /api/application/bulkupload/errorfile/f%201']);
+  });
+});
 
 describe('the confirm modal (AM §2, §4, §7)', () => {
   const ok = { Success: true, Message: '' };
