@@ -99,6 +99,40 @@ describe('the bulk upload downloads (AM §2 Bulk upload modal, §7)', () => {
   });
 });
 
+describe("the detail's configuration (AM §3 System configuration, System information)", () => {
+  const answerByPath = (byPath: Record<string, Response | (() => Response)>) =>
+    fetchMock.mockImplementation(async (input) => {
+      const answer = byPath[new URL((input as Request).url).pathname];
+      return typeof answer === 'function' ? answer() : (answer ?? json({}, 404));
+    });
+
+  it('reads the settings, the visible rows and the accepted extensions', async () => {
+    answerByPath({
+      '/api/configuration/custom': () =>
+        json({
+          UISystemConfiguration: { ShowDocumentListBeforeCompletion: true, ShowEVSummaryResult: true },
+          UserManagementConfiguration: { AustralianMobileNumberOnly: true, DisplayUserInviteAlert: false, UserInviteAlertText: '', EditPermissionsDisclaimerText: '', NewUserAppAccessToggleDefaultON: false },
+        }),
+      '/api/configuration/rows': () => json({ RowNames: ['Mode', 'Label'] }),
+      '/api/configuration/information': () => json({ ApplicationStatuses: [], MaximumLabelLimit: 7, AcceptedDocumentUploadExtensions: ['pdf', 'png'] }),
+    });
+    await expect(runActor(applicationDetailMachine, 'loadConfiguration', undefined)).resolves.toEqual({
+      settings: { showDocumentListBeforeCompletion: true, showEVSummaryResult: true },
+      rowNames: ['Mode', 'Label'],
+      acceptedExtensions: ['pdf', 'png'],
+    });
+  });
+
+  it('keeps the defaults for what cannot load', async () => {
+    answerByPath({});
+    await expect(runActor(applicationDetailMachine, 'loadConfiguration', undefined)).resolves.toEqual({
+      settings: { showDocumentListBeforeCompletion: false, showEVSummaryResult: false },
+      rowNames: [],
+      acceptedExtensions: [],
+    });
+  });
+});
+
 describe('the confirm modal (AM §2, §4, §7)', () => {
   const ok = { Success: true, Message: '' };
   const run = (call: ConfirmedCall, message: string, ...replies: unknown[]) =>
