@@ -57,6 +57,21 @@ export const equivalentServerMutants = [
     what: 'StringLiteral in the 403 message texts ("Requires the … claim.")',
     why: 'the message is informative only; tests assert the status and that a message names the claim, not the exact wording',
   },
+  {
+    file: 'server/api/auth.ts',
+    what: 'the remembered-verification cache: its use (line 73), its entry\'s expiry arithmetic (83) and its size bound (84)',
+    why: 'the cache only spares the RSA check; without it, or with entries that expire at once, every request verifies the token again with the same answer (tests/server/access-control.test.ts checks that a remembered token still ends at its expiry); the bound limits memory only',
+  },
+  {
+    file: 'server/api/auth.ts',
+    what: "the token's Tenant claim and the caller record's tenant compared with the host's tenant (lines 96, 101)",
+    why: "defence in depth: the issuer checked by jwtVerify is the tenant's own origin, so another tenant's token is refused before either comparison",
+  },
+  {
+    file: 'server/api/auth.ts',
+    what: "the `?? ''` defaults of the Authorization header, the Host header and the token's scope",
+    why: 'a missing header fails the Bearer pattern (or the tenant lookup) whatever the default; tokens of this provider always carry a scope',
+  },
 ];
 
 export default config;

@@ -51,6 +51,7 @@ describe('the Authorization header', () => {
     const { token } = await userWith(server, 'header-host@demo.test', [listClaim]);
     const response = await ping(`Bearer ${token}`, hosts.unknown);
     expect(response.statusCode).toBe(404);
+    expect(response.json().message).toBe('Unknown tenant.');
   });
 });
 
@@ -107,6 +108,12 @@ describe('claims', () => {
     const response = await api(server, 'GET', '/api/application/get/ips/1', { token });
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toBe('Requires the vpnsummary.view claim.');
+  });
+
+  it('lets in a caller with any one of the claims of which a route requires one', async () => {
+    const { token } = await userWith(server, 'claims-one-of@demo.test', [listClaim]);
+    const response = await api(server, 'GET', '/api/application/get/1', { token });
+    expect(response.statusCode).toBe(200);
   });
 
   it('names every claim of which a route requires one', async () => {
