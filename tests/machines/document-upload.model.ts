@@ -122,7 +122,7 @@ export default defineMachineModel({
         else {
           expect(after.matches('failed')).toBe(true);
           // The file's own Message from the server before the summary, else the generic text.
-          expect(after.context.message).toBe(failureTexts.get(event.response));
+          expect(after.context.message).toBe(failureTexts.get(event.response as UploadDocumentsResponse));
         }
       },
       'uploading + upload.failed': ({ after }) => {
