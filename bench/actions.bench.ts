@@ -43,6 +43,7 @@ async function targets(server: BenchServer, where: string, stride: number): Prom
 }
 
 async function measure(server: BenchServer, load: Load, token: string, action: Action, total: number) {
+  // The applications of a once-only action were sampled when they were prepared.
   const pool = await targets(server, action.where, action.once ? 1 : Math.max(1, Math.floor(total / (sample * 4))));
   if (pool.length < concurrency) throw new Error(`${action.name}: only ${pool.length} applications to act on`);
   let next = 0;
