@@ -30,7 +30,7 @@ process.env.BENCH_APPLICATIONS ??= '100000';
 // The server's own default: the list bench's larger buffer pool would count in the RSS measured here.
 process.env.BENCH_SHARED_BUFFERS ??= 'default';
 // common.ts reads these as it loads: imported only now.
-const { startBenchServer, summarise } = await import('./common.ts');
+const { pollListMeanwhile, startBenchServer } = await import('./common.ts');
 
 // A full collection before each RSS reading, without asking for node flags (npm run passes none).
 setFlagsFromString('--expose-gc');
@@ -95,30 +95,7 @@ try {
     return JSON.parse(text) as { ResponseType: string; Message: string };
   };
 
-  /** The list as a person pages it (a request, then 100 ms), timed from request to last byte. */
-  const pollList = () => {
-    const latencies: number[] = [];
-    let polling = true;
-    const done = (async () => {
-      while (polling) {
-        const started = performance.now();
-        const response = await fetch(`${server.baseUrl}/api/application/list/all?rowsPerPage=20`, {
-          headers: { authorization },
-        });
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`list: ${response.status}`);
-        latencies.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-    return {
-      stop: async () => {
-        polling = false;
-        await done;
-        return summarise(latencies);
-      },
-    };
-  };
+  const pollList = () => pollListMeanwhile(server.baseUrl, authorization);
 
   /** Runs `work` with the list paged meanwhile, the event loop's delay and the RSS sampled. */
   const measured = async <T>(work: () => Promise<T>) => {

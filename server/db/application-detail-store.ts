@@ -5,6 +5,8 @@ import { listWhere, Params, type ListScope } from './applications-list.ts';
 import { visibleScopes, type Actor } from './applications-store.ts';
 import { applicationActivity, applicationComments, applicationDocuments, applications } from './schema.ts';
 import { sqlRunner } from './sql-runner.ts';
+import { batchedReads } from './read-batches.ts';
+import { Lru } from '../lru.ts';
 
 /**
  * Reads of the application detail screen (AM §2, §3), each limited to what the caller may see: an
@@ -49,15 +51,37 @@ export function visibleById(params: Params, actor: Actor) {
 const epoch = (column: string) => `floor(date_part('epoch', ${column}))::bigint`;
 const jsonArray = (select: string) => `coalesce((${select}), '[]'::json)`;
 
+/** Detail reads waiting to be batched, per database and statement (its name and every parameter but the ids). */
+const detailReads = new WeakMap<Database, Lru<(id: number) => Promise<string | undefined>>>();
+const detailReadKinds = 1_000;
+
 /**
- * The whole detail as one JSON text, written by the database in one statement of index lookups
- * (each related table by application id): on PGlite every statement is a round trip to the
- * database thread, and the database writing the JSON spares decoding rows into objects only to
- * encode them again. Undefined when the application is not visible to the actor.
+ * The whole detail as one JSON text, undefined when the application is not visible to the actor.
+ * The database writes it in one statement of index lookups (each related table by application
+ * id), which spares decoding rows into objects only to encode them again, and reads that arrive
+ * together for the same statement share it (read-batches.ts).
  */
-export async function applicationDetailJson(db: Database, actor: Actor, applicationId: number): Promise<string | undefined> {
+export function applicationDetailJson(db: Database, actor: Actor, applicationId: number): Promise<string | undefined> {
+  const statement = detailStatement(actor);
+  const key = `${statement.name}:${JSON.stringify(statement.values)}`;
+  const reads = detailReads.get(db) ?? new Lru();
+  detailReads.set(db, reads);
+  let read = reads.get(key);
+  if (!read) {
+    read = batchedReads(async (ids: readonly number[]) => {
+      const rows = await sqlRunner(db).preparedTextRows(statement.name, statement.text, [`{${ids.join(',')}}`, ...statement.values]);
+      return new Map(rows.flatMap(([id, json]) => (id && json ? [[Number(id), json] as const] : [])));
+    });
+    reads.set(key, read);
+    reads.evict(() => reads.size > detailReadKinds);
+  }
+  return read(applicationId);
+}
+
+/** The detail statement for the actor: `$1` is the array of application ids, `values` the rest of its parameters. */
+function detailStatement(actor: Actor) {
   const params = new Params();
-  const id = params.add(applicationId);
+  const ids = params.add('ids');
   const flag = (value: boolean) => `${params.add(value ? 'true' : 'false')}::boolean`;
   const claims = detailClaimsOf(actor.claims);
   const exceptions = flag(claims.exceptions);
@@ -68,7 +92,7 @@ export async function applicationDetailJson(db: Database, actor: Actor, applicat
   const visible = visibleById(params, actor);
   const complete = 'date_completed is not null';
   const text = `
-select json_build_object(
+select a.id::text, json_build_object(
   'ApplicationGuid', a.guid::text,
   'ApplicationId', a.id,
   'ApplicationID', a.id,
@@ -112,9 +136,8 @@ left join lateral (
   select trim(i.first_name || ' ' || i.last_name) as name, i.phone from application_applicants i
   where i.application_id = a.id order by i.position limit 1
 ) p on true
-where a.id = ${id} and ${visible.condition}`;
-  const rows = await sqlRunner(db).preparedTextRows(`application_detail_${visible.name}`, text, params.values);
-  return rows[0]?.[0] ?? undefined;
+where a.id = any(${ids}::bigint[]) and ${visible.condition}`;
+  return { name: `application_details_${visible.name}`, text, values: params.values.slice(1) };
 }
 
 /** The visible application with this id, or undefined. */

@@ -173,6 +173,34 @@ describe('GET /api/application/get/{id}', () => {
     expect(JSON.stringify(taxes)).not.toMatch(/[0-9]/);
   });
 
+  it('answers reads made at once (batched into one statement) each with its own application, claims and visibility', async () => {
+    const bare = await userWith(server, 'batched-bare@demo.test', ['view.allapps.instance']);
+    const mine = await userWith(server, 'batched-mine@demo.test', ['view.myapps']);
+    const others = await server.db
+      .select({ id: applications.id })
+      .from(applications)
+      .where(and(eq(applications.tenantId, 'demo'), sql`${applications.status} <> 'Cancelled'`, sql`${applications.id} <> ${rich.id}`))
+      .limit(6);
+    const reads = [
+      ...others.map(({ id }) => ({ token: admin, id, status: 200 })),
+      { token: admin, id: rich.id, status: 200 },
+      { token: bare.token, id: rich.id, status: 200 },
+      { token: mine.token, id: rich.id, status: 404 },
+      { token: admin, id: acmeApp.id, status: 404 },
+      { token: admin, id: 999_999_999, status: 404 },
+    ];
+    const responses = await Promise.all(reads.map((read) => detail(read.token, read.id)));
+    responses.forEach((response, index) => {
+      const read = reads[index]!;
+      expect(response.statusCode, `read ${index}`).toBe(read.status);
+      if (read.status === 200) expect(ApplicationDetailSchema.parse(response.json()).ApplicationID).toBe(read.id);
+    });
+    const [asAdmin, asBare] = [responses[others.length]!, responses[others.length + 1]!].map((response) => ApplicationDetailSchema.parse(response.json()));
+    expect(asAdmin!.Documents.length).toBeGreaterThan(0);
+    expect(asBare!.Documents).toEqual([]);
+    expect(responses[0]!.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
   it('is 404 for an application a view.myapps-only user neither owns nor is assigned, and 200 for one they own', async () => {
     const mine = await userWith(server, 'mine@demo.test', ['view.myapps', 'vpnsummary.view', 'comments.view', 'comment.add', 'document.upload', 'document.download']);
     const notMine = (id: number) => [
