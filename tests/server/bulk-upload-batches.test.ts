@@ -109,6 +109,7 @@ describe('bulk import in batches', () => {
     expect(before.found).toBe(0);
     const seen: { written: number; total: number; found: number; hidden: number; used: number }[] = [];
     const rows = importRows('BATCHA', 260);
+    const versionBefore = await version();
     let versionAtLastBatch = 0;
     const outcome = await importApplications(
       server.db,
@@ -144,7 +145,9 @@ describe('bulk import in batches', () => {
         used: 0,
       });
     }
-    // The list's caches are keyed by the data version: listing the rows moved it on.
+    // The list's caches are keyed by the data version: the hidden batches left it where it was (no
+    // list changed, so no cached count or seek list was dropped), listing the rows moved it on.
+    expect(versionAtLastBatch).toBe(versionBefore);
     expect(await version()).toBeGreaterThan(versionAtLastBatch);
     expect(await listed('BATCHA')).toEqual({ total: before.total + 260, found: 260 });
     expect(await countOf(applications, and(rowsOf('BATCHA'), ne(applications.status, 'Adviser edit')))).toBe(
@@ -161,6 +164,7 @@ describe('bulk import in batches', () => {
     const before = await listed('BATCHB');
     const rows = importRows('BATCHB', 200);
     let hiddenAtFailure = 0;
+    const versionBefore = await version();
     await expect(
       importApplications(
         server.db,
@@ -180,6 +184,8 @@ describe('bulk import in batches', () => {
     ).rejects.toThrow('the server failed here');
     expect(hiddenAtFailure).toBeGreaterThanOrEqual(100);
     expect(await listed('BATCHB')).toEqual(before);
+    // Writing and removing rows that were never listed changed no list.
+    expect(await version()).toBe(versionBefore);
     expect(await countOf(applications, rowsOf('BATCHB'))).toBe(0);
     expect(
       await countOf(
@@ -251,5 +257,35 @@ describe('bulk import in batches', () => {
     expect(totals.has(before.total)).toBe(true);
     expect([...totals].filter((total) => total !== before.total && total !== before.total + 400)).toEqual([]);
     expect(await listed('BATCHD')).toEqual({ total: before.total + 400, found: 400 });
+  });
+});
+
+describe('the list data version (migration 0011)', () => {
+  it('moves when a listed application changes or is cancelled, and not when only Cancelled rows change', async () => {
+    const [listedRow] = await server.db
+      .select({ id: applications.id, label: applications.label, status: applications.status })
+      .from(applications)
+      .where(and(eq(applications.tenantId, 'demo'), ne(applications.status, 'Cancelled')))
+      .limit(1);
+    const [cancelledRow] = await server.db
+      .select({ id: applications.id })
+      .from(applications)
+      .where(and(eq(applications.tenantId, 'demo'), eq(applications.status, 'Cancelled')))
+      .limit(1);
+
+    let before = await version();
+    await server.db.update(applications).set({ promoCode: 'HIDDEN' }).where(eq(applications.id, cancelledRow!.id));
+    expect(await version()).toBe(before);
+
+    await server.db.update(applications).set({ label: `${listedRow!.label}` }).where(eq(applications.id, listedRow!.id));
+    expect(await version()).toBeGreaterThan(before);
+
+    before = await version();
+    await server.db.update(applications).set({ status: 'Cancelled' }).where(eq(applications.id, listedRow!.id));
+    expect(await version()).toBeGreaterThan(before);
+
+    before = await version();
+    await server.db.update(applications).set({ status: listedRow!.status }).where(eq(applications.id, listedRow!.id));
+    expect(await version()).toBeGreaterThan(before);
   });
 });

@@ -1,0 +1,52 @@
+-- A write that changes only Cancelled applications changes no list: a bulk upload's hidden batches
+-- (written Cancelled, decision 008) and the sweep of an abandoned one. Until now every statement on
+-- applications moved the tenant's list data version, so each hidden batch of an import (one every
+-- ~100 ms) dropped every cached count and seek list of the tenant, and the next list request paid a
+-- recount (bench:bulk-upload). The version now moves when a changed row is listed before or after
+-- the statement; application_owners and user_visibility keep application_data_version_bump.
+CREATE FUNCTION "application_listed_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  bumped record;
+BEGIN
+  FOR bumped IN
+    INSERT INTO "application_data_versions" AS v ("tenant_id", "version")
+    SELECT DISTINCT "tenant_id", 1 FROM changed_rows WHERE "status" <> 'Cancelled'
+    ON CONFLICT ("tenant_id") DO UPDATE SET "version" = v."version" + 1
+    RETURNING v."tenant_id", v."version"
+  LOOP
+    PERFORM pg_notify('application_data_version', json_build_object('tenant', bumped.tenant_id, 'version', bumped.version)::text);
+  END LOOP;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- The same for an update, whose rows count when listed before (old_rows) or after (changed_rows).
+CREATE FUNCTION "application_listed_version_bump_update"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  bumped record;
+BEGIN
+  FOR bumped IN
+    INSERT INTO "application_data_versions" AS v ("tenant_id", "version")
+    SELECT "tenant_id", 1 FROM changed_rows WHERE "status" <> 'Cancelled'
+    UNION
+    SELECT "tenant_id", 1 FROM old_rows WHERE "status" <> 'Cancelled'
+    ON CONFLICT ("tenant_id") DO UPDATE SET "version" = v."version" + 1
+    RETURNING v."tenant_id", v."version"
+  LOOP
+    PERFORM pg_notify('application_data_version', json_build_object('tenant', bumped.tenant_id, 'version', bumped.version)::text);
+  END LOOP;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+DROP TRIGGER "applications_version_insert" ON "applications";
+--> statement-breakpoint
+DROP TRIGGER "applications_version_update" ON "applications";
+--> statement-breakpoint
+DROP TRIGGER "applications_version_delete" ON "applications";
+--> statement-breakpoint
+CREATE TRIGGER "applications_version_insert" AFTER INSERT ON "applications" REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump"();
+--> statement-breakpoint
+CREATE TRIGGER "applications_version_update" AFTER UPDATE ON "applications" REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump_update"();
+--> statement-breakpoint
+CREATE TRIGGER "applications_version_delete" AFTER DELETE ON "applications" REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump"();
