@@ -5,6 +5,8 @@ import { toSql, type Actor } from './applications-store.ts';
 import { visibleById } from './application-detail-store.ts';
 import { Params } from './applications-list.ts';
 import { sqlRunner } from './sql-runner.ts';
+import { batchedReads } from './read-batches.ts';
+import { Lru } from '../lru.ts';
 import { applicationActivity, applicationApplicants, applicationLabels, applicationOwners, applications, tenants } from './schema.ts';
 
 /**
@@ -75,21 +77,42 @@ function actionApplicationOf(row: readonly (string | null)[] | undefined): Actio
 const keyCondition = (params: Params, key: ApplicationKey) =>
   'id' in key ? `id = ${params.add(key.id)}` : `guid = ${params.add(key.guid.toLowerCase())}::uuid`;
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Action reads waiting to be batched, per database and statement (its name and every parameter but the keys). */
+const actionReads = new WeakMap<Database, Lru<(key: string) => Promise<ActionApplication | undefined>>>();
+const actionReadKinds = 1_000;
+
 /**
  * The application if the actor may see it; undefined for an unknown, another tenant's, cancelled
- * or invisible one alike. A prepared statement per key and visibility: the same few are read on
- * every action, planned once.
+ * or invisible one alike. A prepared statement per key kind and visibility, planned once; reads
+ * that arrive together for the same statement share it (read-batches.ts), as every action starts
+ * with one.
  */
 export async function findActionApplication(db: Database, actor: Actor, key: ApplicationKey): Promise<ActionApplication | undefined> {
+  const byId = 'id' in key;
+  // A key the batch's array cannot hold would fail every read batched with it.
+  if (byId ? !Number.isSafeInteger(key.id) : !uuidPattern.test(key.guid)) return undefined;
   const params = new Params();
-  const condition = keyCondition(params, key);
+  const keys = params.add('keys');
   const visible = visibleById(params, actor);
-  const rows = await sqlRunner(db).preparedTextRows(
-    `action_application_${'id' in key ? 'id' : 'guid'}_${visible.name}`,
-    `select ${actionColumnsText} from applications where ${condition} and ${visible.condition}`,
-    params.values,
-  );
-  return actionApplicationOf(rows[0]);
+  const name = `action_applications_${byId ? 'id' : 'guid'}_${visible.name}`;
+  const values = params.values.slice(1);
+  const reads = actionReads.get(db) ?? new Lru();
+  actionReads.set(db, reads);
+  const batchKey = `${name}:${JSON.stringify(values)}`;
+  let read = reads.get(batchKey);
+  if (!read) {
+    const text = `select ${actionColumnsText} from applications where ${byId ? `id = any(${keys}::bigint[])` : `guid = any(${keys}::uuid[])`} and ${visible.condition}`;
+    read = batchedReads(async (wanted: readonly string[]) => {
+      const rows = await sqlRunner(db).preparedTextRows(name, text, [`{${wanted.join(',')}}`, ...values]);
+      const found = rows.map(actionApplicationOf).filter((application) => application !== undefined);
+      return new Map(found.map((application) => [byId ? String(application.id) : application.guid, application]));
+    });
+    reads.set(batchKey, read);
+    reads.evict(() => reads.size > actionReadKinds);
+  }
+  return read(byId ? String(key.id) : key.guid.toLowerCase());
 }
 
 /** The same, locked until the transaction ends (a concurrent action on it waits, then reads what the first one wrote). */

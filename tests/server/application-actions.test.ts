@@ -324,6 +324,18 @@ describe('POST /api/application/assign/{id}', () => {
     expect(entries.at(-1)).toContain(`Assigned to ${after.assigneeDisplayName} by `);
   });
 
+  it('assigns made at once on several applications (their reads batched) each change their own application', async () => {
+    const apps = [take(live), take(live), take(live), take(live)];
+    const assignees = await server.db.select().from(users).where(sql`${users.email} in ('staff@demo.test', 'manager@demo.test')`);
+    const chosen = apps.map((_, n) => assignees[n % assignees.length]!);
+    const answers = await Promise.all(apps.map((app, n) => post(`/api/application/assign/${app.id}`, { GlobalUserId: chosen[n]!.id })));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    for (const [n, app] of apps.entries()) {
+      expect((await current(app.id)).assigneeUserId).toBe(chosen[n]!.id);
+      expect((await feed(app.id)).at(-1)).toBe(`Assigned to ${chosen[n]!.firstName} ${chosen[n]!.lastName} by Avery Admin`);
+    }
+  });
+
   it('a failure writing the activity entry leaves the assignment as it was', async () => {
     const app = take(live);
     const [manager] = await server.db.select().from(users).where(eq(users.email, 'manager@demo.test'));
