@@ -6,30 +6,23 @@
 -- the statement; application_owners and user_visibility keep application_data_version_bump.
 CREATE FUNCTION "application_listed_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  listed text[];
   bumped record;
 BEGIN
+  -- An update's rows count when listed before (old_rows) or after (changed_rows); an insert's or a
+  -- delete's trigger names its only transition table changed_rows.
+  IF TG_OP = 'UPDATE' THEN
+    SELECT array_agg(DISTINCT "tenant_id") INTO listed FROM (
+      SELECT "tenant_id" FROM changed_rows WHERE "status" <> 'Cancelled'
+      UNION ALL
+      SELECT "tenant_id" FROM old_rows WHERE "status" <> 'Cancelled'
+    ) touched;
+  ELSE
+    SELECT array_agg(DISTINCT "tenant_id") INTO listed FROM changed_rows WHERE "status" <> 'Cancelled';
+  END IF;
   FOR bumped IN
     INSERT INTO "application_data_versions" AS v ("tenant_id", "version")
-    SELECT DISTINCT "tenant_id", 1 FROM changed_rows WHERE "status" <> 'Cancelled'
-    ON CONFLICT ("tenant_id") DO UPDATE SET "version" = v."version" + 1
-    RETURNING v."tenant_id", v."version"
-  LOOP
-    PERFORM pg_notify('application_data_version', json_build_object('tenant', bumped.tenant_id, 'version', bumped.version)::text);
-  END LOOP;
-  RETURN NULL;
-END
-$$;
---> statement-breakpoint
--- The same for an update, whose rows count when listed before (old_rows) or after (changed_rows).
-CREATE FUNCTION "application_listed_version_bump_update"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  bumped record;
-BEGIN
-  FOR bumped IN
-    INSERT INTO "application_data_versions" AS v ("tenant_id", "version")
-    SELECT "tenant_id", 1 FROM changed_rows WHERE "status" <> 'Cancelled'
-    UNION
-    SELECT "tenant_id", 1 FROM old_rows WHERE "status" <> 'Cancelled'
+    SELECT tenant, 1 FROM unnest(listed) AS tenant
     ON CONFLICT ("tenant_id") DO UPDATE SET "version" = v."version" + 1
     RETURNING v."tenant_id", v."version"
   LOOP
@@ -47,6 +40,6 @@ DROP TRIGGER "applications_version_delete" ON "applications";
 --> statement-breakpoint
 CREATE TRIGGER "applications_version_insert" AFTER INSERT ON "applications" REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump"();
 --> statement-breakpoint
-CREATE TRIGGER "applications_version_update" AFTER UPDATE ON "applications" REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump_update"();
+CREATE TRIGGER "applications_version_update" AFTER UPDATE ON "applications" REFERENCING OLD TABLE AS old_rows NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump"();
 --> statement-breakpoint
 CREATE TRIGGER "applications_version_delete" AFTER DELETE ON "applications" REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION "application_listed_version_bump"();
