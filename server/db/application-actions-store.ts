@@ -5,8 +5,7 @@ import { toSql, type Actor } from './applications-store.ts';
 import { visibleById } from './application-detail-store.ts';
 import { Params } from './applications-list.ts';
 import { sqlRunner } from './sql-runner.ts';
-import { batchedReads } from './read-batches.ts';
-import { Lru } from '../lru.ts';
+import { ReadBatchesByKind } from './read-batches.ts';
 import { applicationActivity, applicationApplicants, applicationLabels, applicationOwners, applications, tenants } from './schema.ts';
 
 /**
@@ -80,8 +79,7 @@ const keyCondition = (params: Params, key: ApplicationKey) =>
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Action reads waiting to be batched, per database and statement (its name and every parameter but the keys). */
-const actionReads = new WeakMap<Database, Lru<(key: string) => Promise<ActionApplication | undefined>>>();
-const actionReadKinds = 1_000;
+const actionReads = new ReadBatchesByKind<string, ActionApplication>();
 
 /**
  * The application if the actor may see it; undefined for an unknown, another tenant's, cancelled
@@ -98,20 +96,12 @@ export async function findActionApplication(db: Database, actor: Actor, key: App
   const visible = visibleById(params, actor);
   const name = `action_applications_${byId ? 'id' : 'guid'}_${visible.name}`;
   const values = params.values.slice(1);
-  const reads = actionReads.get(db) ?? new Lru();
-  actionReads.set(db, reads);
-  const batchKey = `${name}:${JSON.stringify(values)}`;
-  let read = reads.get(batchKey);
-  if (!read) {
-    const text = `select ${actionColumnsText} from applications where ${byId ? `id = any(${keys}::bigint[])` : `guid = any(${keys}::uuid[])`} and ${visible.condition}`;
-    read = batchedReads(async (wanted: readonly string[]) => {
-      const rows = await sqlRunner(db).preparedTextRows(name, text, [`{${wanted.join(',')}}`, ...values]);
-      const found = rows.map(actionApplicationOf).filter((application) => application !== undefined);
-      return new Map(found.map((application) => [byId ? String(application.id) : application.guid, application]));
-    });
-    reads.set(batchKey, read);
-    reads.evict(() => reads.size > actionReadKinds);
-  }
+  const text = `select ${actionColumnsText} from applications where ${byId ? `id = any(${keys}::bigint[])` : `guid = any(${keys}::uuid[])`} and ${visible.condition}`;
+  const read = actionReads.reader(db, `${name}:${JSON.stringify(values)}`, async (wanted) => {
+    const rows = await sqlRunner(db).preparedTextRows(name, text, [`{${wanted.join(',')}}`, ...values]);
+    const found = rows.map(actionApplicationOf).filter((application) => application !== undefined);
+    return new Map(found.map((application) => [byId ? String(application.id) : application.guid, application]));
+  });
   return read(byId ? String(key.id) : key.guid.toLowerCase());
 }
 

@@ -5,8 +5,7 @@ import { listWhere, Params, type ListScope } from './applications-list.ts';
 import { visibleScopes, type Actor } from './applications-store.ts';
 import { applicationActivity, applicationComments, applicationDocuments, applications } from './schema.ts';
 import { sqlRunner } from './sql-runner.ts';
-import { batchedReads } from './read-batches.ts';
-import { Lru } from '../lru.ts';
+import { ReadBatchesByKind } from './read-batches.ts';
 
 /**
  * Reads of the application detail screen (AM §2, §3), each limited to what the caller may see: an
@@ -52,8 +51,7 @@ const epoch = (column: string) => `floor(date_part('epoch', ${column}))::bigint`
 const jsonArray = (select: string) => `coalesce((${select}), '[]'::json)`;
 
 /** Detail reads waiting to be batched, per database and statement (its name and every parameter but the ids). */
-const detailReads = new WeakMap<Database, Lru<(id: number) => Promise<string | undefined>>>();
-const detailReadKinds = 1_000;
+const detailReads = new ReadBatchesByKind<number, string>();
 
 /**
  * The whole detail as one JSON text, undefined when the application is not visible to the actor.
@@ -63,18 +61,10 @@ const detailReadKinds = 1_000;
  */
 export function applicationDetailJson(db: Database, actor: Actor, applicationId: number): Promise<string | undefined> {
   const statement = detailStatement(actor);
-  const key = `${statement.name}:${JSON.stringify(statement.values)}`;
-  const reads = detailReads.get(db) ?? new Lru();
-  detailReads.set(db, reads);
-  let read = reads.get(key);
-  if (!read) {
-    read = batchedReads(async (ids: readonly number[]) => {
-      const rows = await sqlRunner(db).preparedTextRows(statement.name, statement.text, [`{${ids.join(',')}}`, ...statement.values]);
-      return new Map(rows.flatMap(([id, json]) => (id && json ? [[Number(id), json] as const] : [])));
-    });
-    reads.set(key, read);
-    reads.evict(() => reads.size > detailReadKinds);
-  }
+  const read = detailReads.reader(db, `${statement.name}:${JSON.stringify(statement.values)}`, async (ids) => {
+    const rows = await sqlRunner(db).preparedTextRows(statement.name, statement.text, [`{${ids.join(',')}}`, ...statement.values]);
+    return new Map(rows.flatMap(([id, json]) => (id && json ? [[Number(id), json] as const] : [])));
+  });
   return read(applicationId);
 }
 

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { Lru } from '../lru.ts';
 
 /**
  * Reads of one kind that arrive together go to the database as one statement. On PGlite each
@@ -23,4 +24,26 @@ export function batchedReads<K, V>(read: (keys: readonly K[]) => Promise<Readonl
     { cache: false, maxBatchSize, batchScheduleFn: (dispatch) => void inFlight.then(() => setImmediate(dispatch)) },
   );
   return (key) => loader.load(key);
+}
+
+/**
+ * One batcher per owner (a database) and kind of read (a statement and its parameters but the
+ * keys), made on first use; the least recently used kinds are dropped past `maxKinds`.
+ */
+export class ReadBatchesByKind<K, V> {
+  private readonly byOwner = new WeakMap<object, Lru<(key: K) => Promise<V | undefined>>>();
+  constructor(private readonly maxKinds = 1_000) {}
+
+  /** The batched reader of `kind` for `owner`; `read` is used only when the kind is new. */
+  reader(owner: object, kind: string, read: (keys: readonly K[]) => Promise<ReadonlyMap<K, V>>): (key: K) => Promise<V | undefined> {
+    const readers = this.byOwner.get(owner) ?? new Lru();
+    this.byOwner.set(owner, readers);
+    let reader = readers.get(kind);
+    if (!reader) {
+      reader = batchedReads(read);
+      readers.set(kind, reader);
+      readers.evict(() => readers.size > this.maxKinds);
+    }
+    return reader;
+  }
 }

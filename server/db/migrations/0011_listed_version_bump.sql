@@ -4,30 +4,42 @@
 -- ~100 ms) dropped every cached count and seek list of the tenant, and the next list request paid a
 -- recount (bench:bulk-upload). The version now moves when a changed row is listed before or after
 -- the statement; application_owners and user_visibility keep application_data_version_bump.
-CREATE FUNCTION "application_listed_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Moves the list data version of each tenant named and announces it (the body of
+-- application_data_version_bump until now, shared by both trigger functions below).
+CREATE FUNCTION "application_data_versions_bump"(tenants text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  listed text[];
   bumped record;
 BEGIN
-  -- An update's rows count when listed before (old_rows) or after (changed_rows); an insert's or a
-  -- delete's trigger names its only transition table changed_rows.
-  IF TG_OP = 'UPDATE' THEN
-    SELECT array_agg(DISTINCT "tenant_id") INTO listed FROM (
-      SELECT "tenant_id" FROM changed_rows WHERE "status" <> 'Cancelled'
-      UNION ALL
-      SELECT "tenant_id" FROM old_rows WHERE "status" <> 'Cancelled'
-    ) touched;
-  ELSE
-    SELECT array_agg(DISTINCT "tenant_id") INTO listed FROM changed_rows WHERE "status" <> 'Cancelled';
-  END IF;
   FOR bumped IN
     INSERT INTO "application_data_versions" AS v ("tenant_id", "version")
-    SELECT tenant, 1 FROM unnest(listed) AS tenant
+    SELECT DISTINCT tenant, 1 FROM unnest(tenants) AS tenant WHERE tenant IS NOT NULL
     ON CONFLICT ("tenant_id") DO UPDATE SET "version" = v."version" + 1
     RETURNING v."tenant_id", v."version"
   LOOP
     PERFORM pg_notify('application_data_version', json_build_object('tenant', bumped.tenant_id, 'version', bumped.version)::text);
   END LOOP;
+END
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "application_data_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM "application_data_versions_bump"(array(SELECT "tenant_id" FROM changed_rows));
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- An update's rows count when listed before (old_rows) or after (changed_rows); an insert's or a
+-- delete's trigger names its only transition table changed_rows.
+CREATE FUNCTION "application_listed_version_bump"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' THEN
+    PERFORM "application_data_versions_bump"(array(
+      SELECT "tenant_id" FROM changed_rows WHERE "status" <> 'Cancelled'
+      UNION ALL
+      SELECT "tenant_id" FROM old_rows WHERE "status" <> 'Cancelled'));
+  ELSE
+    PERFORM "application_data_versions_bump"(array(SELECT "tenant_id" FROM changed_rows WHERE "status" <> 'Cancelled'));
+  END IF;
   RETURN NULL;
 END
 $$;
