@@ -21,7 +21,7 @@ import {
 import { renderDiagram } from '../../scripts/statecharts/svg.ts';
 import trafficModel, { statechartLabels, trafficMachine } from './fixtures/traffic.fixture.ts';
 import type { MachineModel, SampleEvent } from './machine-model.ts';
-import { describePathTests } from './path-tests.ts';
+import { describePathTests, type TestRegistrar } from './path-tests.ts';
 
 describePathTests(trafficModel);
 
@@ -41,6 +41,28 @@ describe('xstate behaviour the path tests rely on', () => {
     failing.send({ type: 'xstate.error.actor.checkController', error: new Error('down') });
     expect(failing.getSnapshot().value).toBe('fault');
     failing.stop();
+  });
+});
+
+describe('a machine whose paths cannot be planned', () => {
+  // A mutant that deletes a params function makes the walk throw while the file is collected.
+  const broken: MachineModel = {
+    ...trafficModel,
+    machine: trafficModel.machine.provide({
+      guards: {
+        isHealthy: () => {
+          throw new Error('guard broken');
+        },
+      },
+    }),
+  };
+
+  it('registers one test, which fails with the reason, instead of none', () => {
+    const registered: { name: string; body: () => void }[] = [];
+    const registrar: TestRegistrar = { describe: (_name, body) => body(), it: (name, body) => registered.push({ name, body }) };
+    describePathTests(broken, registrar);
+    expect(registered.map((test) => test.name)).toEqual(['traffic: its paths can be planned']);
+    expect(registered[0]?.body).toThrow('guard broken');
   });
 });
 

@@ -7,6 +7,7 @@ import {
   measureCoverage,
   runPath,
   type Coverage,
+  type MachinePlan,
   type PlanPath,
 } from '../../scripts/statecharts/graph.ts';
 import { listStates, listTransitions, triggerName } from '../../scripts/statecharts/structure.ts';
@@ -25,7 +26,8 @@ import type { MachineModel, ModelExpectations } from './machine-model.ts';
  */
 export function describePathTests(model: MachineModel, registrar: TestRegistrar = vitest): void {
   const { describe, it } = registrar;
-  const plan = buildPlan(model);
+  const plan = planOrFailingTest(model, it);
+  if (!plan) return;
   // The test names carry the QA case ids (docs/statecharts/<name>.paths.csv) they run.
   const cases = planCases(model.name, plan);
   // Both coverage tests need every path run once; share the runs.
@@ -80,6 +82,23 @@ export function describePathTests(model: MachineModel, registrar: TestRegistrar 
  * The two vitest functions the path tests are registered with; a test of the QA export passes
  * recording ones to read the names the path tests have without running them.
  */
+/**
+ * The model's path plan; when it cannot be built (a guard, action or params function of the machine
+ * throws while the paths are walked), a test that fails with the reason instead, and undefined.
+ * Thrown while the file is collected, the error would leave the file with no test at all, which
+ * Stryker counts as nothing failing: a deleted params function "survived" the path tests it breaks.
+ */
+export function planOrFailingTest(model: MachineModel, it: TestRegistrar['it']): MachinePlan | undefined {
+  try {
+    return buildPlan(model);
+  } catch (error) {
+    it(`${model.name}: its paths can be planned`, () => {
+      throw error;
+    });
+    return undefined;
+  }
+}
+
 export interface TestRegistrar {
   describe: (name: string, body: () => void) => void;
   it: (name: string, body: () => void) => void;

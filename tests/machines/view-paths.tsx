@@ -1,9 +1,9 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AnyActorRef, AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import { buildPlan, pathTitle, type PlanPath } from '../../scripts/statecharts/graph.ts';
+import { pathTitle, type PlanPath } from '../../scripts/statecharts/graph.ts';
 import type { MachineModel } from './machine-model.ts';
-import { stateKey } from './path-tests.ts';
+import { planOrFailingTest, stateKey } from './path-tests.ts';
 
 /** As in the path tests: timers never fire; the path delivers `xstate.after.*` itself. */
 const stoppedClock = { setTimeout: () => 0, clearTimeout: () => {} };
@@ -24,7 +24,8 @@ export type Mount = (options: MountOptions) => AnyActorRef;
  * step the model's `view` expectations of every active state are checked on the screen.
  */
 export function describeViewPaths(model: MachineModel, mount: Mount): void {
-  const plan = buildPlan(model);
+  const plan = planOrFailingTest(model, it);
+  if (!plan) return;
   describe(`${model.name} as a person sees it`, () => {
     beforeEach(() => {
       // jsdom has no CSS.escape; react-aria's Modal reads a meta tag with it.
