@@ -33,7 +33,10 @@ export default defineMachineModel({
     { type: 'xstate.error.actor.saveColumns', error: new Error('network down') },
     {
       type: 'xstate.done.actor.loadRows',
-      output: [{ ApplicationDetailRowName: 'Mode', Description: 'Signing mode', Viewable: true }],
+      output: [
+        { ApplicationDetailRowName: 'Mode', Description: 'Signing mode', Viewable: true },
+        { ApplicationDetailRowName: 'TimeToComplete', Description: 'Time to Complete', Viewable: true },
+      ],
     },
     { type: 'xstate.error.actor.loadRows', error: new Error('network down') },
     { type: 'row.toggle', name: 'Mode', viewable: false },
@@ -49,7 +52,7 @@ export default defineMachineModel({
       'columns.saving': busy,
       'rows.loading': busy,
       'rows.failed': (snapshot) => expect(snapshot.context.rows).toEqual([]),
-      'rows.editing': (snapshot) => expect(snapshot.context.rows).toHaveLength(1),
+      'rows.editing': (snapshot) => expect(snapshot.context.rows).toHaveLength(2),
       'rows.saving': busy,
     },
     transitions: {
@@ -61,6 +64,9 @@ export default defineMachineModel({
         // ID stays shown whatever is asked; Owner follows the switch and clears the last outcome.
         expect(viewable(after.context.columns, name)).toBe(name === 'ID' ? viewable(before.context.columns, name) : false);
         if (name !== 'ID') expect(after.context.columnsOutcome).toBeUndefined();
+        // Only the switched column changes.
+        const others = (columns: readonly { ColumnName: string }[]) => columns.filter((column) => column.ColumnName !== name);
+        expect(others(after.context.columns)).toEqual(others(before.context.columns));
       },
       'columns.editing + columns.save': ({ before, started }) =>
         expect(started).toEqual({ saveColumns: { columns: before.context.columns } }),
@@ -72,11 +78,12 @@ export default defineMachineModel({
         expect(after.matches({ columns: 'editing' })).toBe(true);
       },
       'rows.loading + xstate.done.actor.loadRows': ({ after }) =>
-        expect(after.context.rows.map((row: { ApplicationDetailRowName: string }) => row.ApplicationDetailRowName)).toEqual(['Mode']),
+        expect(after.context.rows.map((row: { ApplicationDetailRowName: string }) => row.ApplicationDetailRowName)).toEqual(['Mode', 'TimeToComplete']),
       'rows.loading + xstate.error.actor.loadRows': ({ after }) => expect(after.matches({ rows: 'failed' })).toBe(true),
       'rows.failed + rows.retry': ({ started }) => expect(Object.keys(started)).toEqual(['loadRows']),
-      'rows.editing + row.toggle': ({ after }) => {
-        expect(after.context.rows[0]?.Viewable).toBe(false);
+      'rows.editing + row.toggle': ({ before, after }) => {
+        // Mode is switched off; the other row stays as it was.
+        expect(after.context.rows.map((row: { Viewable: boolean }) => row.Viewable)).toEqual([false, before.context.rows[1]?.Viewable]);
         expect(after.context.rowsOutcome).toBeUndefined();
       },
       'rows.editing + rows.save': ({ before, started }) => expect(started).toEqual({ saveRows: { rows: before.context.rows } }),

@@ -57,7 +57,8 @@ export default defineMachineModel({
   expectations: {
     states: {
       waiting: (snapshot) => {
-        expect(snapshot.context.comments).toEqual([]);
+        // Nothing read, typed, validated or failed yet.
+        expect(snapshot.context).toMatchObject({ comments: [], loadFailed: false, draft: '', message: undefined, saveFailed: false });
         expect(snapshot.children.loadComments).toBeUndefined();
       },
       loading: (snapshot) => {
@@ -88,6 +89,7 @@ export default defineMachineModel({
       'loading + xstate.done.actor.loadComments': ({ after }) => {
         expect(after.matches('editing')).toBe(true);
         expect(after.context.comments).toEqual(existing);
+        expect(after.context.loadFailed).toBe(false);
       },
       'loading + xstate.error.actor.loadComments': ({ after }) => {
         expect(after.matches('editing')).toBe(true);
@@ -120,6 +122,8 @@ export default defineMachineModel({
       'saving + xstate.done.actor.saveComment': ({ after }) => {
         expect(after.matches('editing')).toBe(true);
         expect(after.context.comments).toEqual(saved);
+        // The answer is the whole list: an earlier failed read is over.
+        expect(after.context.loadFailed).toBe(false);
         expect(after.context.draft).toBe('');
         expect(after.context.message).toBeUndefined();
       },
