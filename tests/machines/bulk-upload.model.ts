@@ -40,6 +40,13 @@ export default defineMachineModel({
       type: 'upload.answered',
       response: answer('InvalidFile', 'Column A of the header row must be "Account Name".'),
     },
+    // AM §4: success needs both Success and the Success ResponseType, and the issues view needs the
+    // error workbook's id; an answer that has one without the other is another error.
+    {
+      type: 'upload.answered',
+      response: { Success: true, Message: 'Partly imported.', ResponseType: 'InvalidFile', TemporaryErrorFileId: null },
+    },
+    { type: 'upload.answered', response: answer('InvalidFileData', 'The error workbook could not be made.') },
     { type: 'upload.failed' },
     { type: 'template.download' },
     { type: 'errorFile.download' },
@@ -49,7 +56,9 @@ export default defineMachineModel({
   ],
   expectations: {
     states: {
-      idle: (snapshot) => expect(snapshot.context.fileName).toBe(''),
+      // Nothing chosen, sent or answered (at the start, and after Upload another file).
+      idle: (snapshot) =>
+        expect(snapshot.context).toMatchObject({ file: undefined, fileName: '', percent: 0, message: '', errorFileId: undefined }),
       // Transient: left at once for uploading or wrongType, so never seen at rest.
       checkingType: (snapshot) => expect(snapshot.context.fileName).not.toBe(''),
       wrongType: (snapshot) => expect(snapshot.context.fileName).toBe('applications.csv'),
@@ -68,18 +77,34 @@ export default defineMachineModel({
     },
     transitions: {
       'idle + file.drop': ({ after }) => expect(after.context.fileName).toMatch(/^applications\./),
-      'idle + template.download': ({ after }) => expect(after.context.downloadFailed).toBe(false),
+      'idle + template.download': ({ after, started }) => {
+        expect(after.context.downloadFailed).toBe(false);
+        expect(Object.keys(started)).toEqual(['download']);
+      },
       'idle + dialog.close': ({ after }) => expect(after.status).toBe('done'),
       'checkingType + always': ({ after }) =>
         expect(after.matches(after.context.fileName.endsWith('.xlsx') ? 'uploading' : 'wrongType')).toBe(
           true,
         ),
       'wrongType + file.drop': ({ after }) => expect(after.context.percent).toBe(0),
-      'wrongType + template.download': ({ after }) => expect(after.context.downloadFailed).toBe(false),
+      'wrongType + template.download': ({ after, started }) => {
+        expect(after.context.downloadFailed).toBe(false);
+        expect(Object.keys(started)).toEqual(['download']);
+      },
       'wrongType + dialog.close': ({ after }) => expect(after.status).toBe('done'),
       'uploading + upload.progress': ({ after }) => expect(after.context.percent).toBe(95),
-      'uploading + upload.answered': ({ after, emitted }) => {
-        expect(after.context.percent).toBe(100);
+      'uploading + upload.answered': ({ event, after, emitted }) => {
+        const response = event.response as ReturnType<typeof answer>;
+        const outcome =
+          response.Success && response.ResponseType === 'Success'
+            ? 'succeeded'
+            : response.ResponseType === 'InvalidFileData' && response.TemporaryErrorFileId !== null
+              ? 'invalidData'
+              : 'otherError';
+        expect(after.matches(outcome)).toBe(true);
+        expect(after.context).toMatchObject({ percent: 100, message: response.Message, errorFileId: response.TemporaryErrorFileId ?? undefined });
+        // The file is not kept once it has been sent.
+        expect(after.context.file).toBeUndefined();
         // The list refreshes after a successful upload only.
         expect(emitted.map((event) => event.type)).toEqual(
           after.matches('succeeded') ? ['applications.uploaded'] : [],
@@ -87,14 +112,19 @@ export default defineMachineModel({
       },
       'uploading + upload.failed': ({ after, emitted }) => {
         expect(after.matches('otherError')).toBe(true);
+        expect(after.context).toMatchObject({ percent: 100, message: '', file: undefined });
         expect(emitted).toEqual([]);
       },
-      'succeeded + upload.again': ({ after }) => expect(after.context.percent).toBe(0),
+      'succeeded + upload.again': ({ after }) => expect(after.context.downloadFailed).toBe(false),
       'succeeded + dialog.close': ({ after }) => expect(after.status).toBe('done'),
-      'invalidData + errorFile.download': ({ after }) => expect(after.matches('invalidData')).toBe(true),
-      'invalidData + upload.again': ({ after }) => expect(after.context.errorFileId).toBeUndefined(),
+      'invalidData + errorFile.download': ({ after, started }) => {
+        expect(after.matches('invalidData')).toBe(true);
+        expect(after.context.downloadFailed).toBe(false);
+        expect(started).toEqual({ download: { id: errorFileId } });
+      },
+      'invalidData + upload.again': ({ after }) => expect(after.context.downloadFailed).toBe(false),
       'invalidData + dialog.close': ({ after }) => expect(after.status).toBe('done'),
-      'otherError + upload.again': ({ after }) => expect(after.context.message).toBe(''),
+      'otherError + upload.again': ({ after }) => expect(after.context.downloadFailed).toBe(false),
       'otherError + dialog.close': ({ after }) => expect(after.status).toBe('done'),
       '(machine) + download.failed': ({ after }) => expect(after.context.downloadFailed).toBe(true),
     },

@@ -87,6 +87,60 @@ async function runCallback(machine: AnyStateMachine, name: string, input: unknow
   return received;
 }
 
+/** XMLHttpRequest as the upload uses it (it reports progress, which fetch cannot): `finish` ends each send. */
+function stubUploadRequest(finish: (request: FakeUpload) => void) {
+  const requests: FakeUpload[] = [];
+  class FakeUpload {
+    method = '';
+    url = '';
+    status = 0;
+    responseText = '';
+    body: unknown;
+    upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
+    onload?: () => void;
+    onerror?: () => void;
+    open(method: string, url: string) {
+      this.method = method;
+      this.url = url;
+      requests.push(this);
+    }
+    setRequestHeader() {}
+    send(body: unknown) {
+      this.body = body;
+      setTimeout(() => finish(this));
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeUpload);
+  return requests;
+}
+
+describe('the bulk upload (AM §2 Bulk upload modal, §7)', () => {
+  const file = new File(['xlsx bytes'], 'applications.xlsx');
+  const response = { Success: true, Message: '2 application(s) created.', ResponseType: 'Success', TemporaryErrorFileId: null };
+
+  it('posts the file, passes on its progress, then the answer', async () => {
+    const requests = stubUploadRequest((request) => {
+      request.upload.onprogress?.({ lengthComputable: true, loaded: 4, total: 10 });
+      request.status = 200;
+      request.responseText = JSON.stringify(response);
+      request.onload?.();
+    });
+    const received = await runCallback(bulkUploadMachine, 'uploadFile', { file }, (events) => events.some((event) => event.type === 'upload.answered'));
+    expect(requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual(['POST /api/application/bulkupload']);
+    expect((requests[0]?.body as FormData).get('files[]')).toMatchObject({ name: 'applications.xlsx' });
+    expect(received.filter((event) => event.type.startsWith('upload.'))).toEqual([
+      { type: 'upload.progress', loaded: 4, total: 10 },
+      { type: 'upload.answered', response },
+    ]);
+  });
+
+  it('says when the upload could not be sent', async () => {
+    stubUploadRequest((request) => request.onerror?.());
+    const received = await runCallback(bulkUploadMachine, 'uploadFile', { file }, (events) => events.some((event) => event.type === 'upload.failed'));
+    expect(received.filter((event) => event.type.startsWith('upload.'))).toEqual([{ type: 'upload.failed' }]);
+  });
+});
+
 describe('the bulk upload downloads (AM §2 Bulk upload modal, §7)', () => {
   const failed = (received: AnyEventObject[]) => received.some((event) => event.type === 'download.failed');
   it('asks for the template, and says when it could not be had', async () => {
