@@ -87,31 +87,35 @@ async function runCallback(machine: AnyStateMachine, name: string, input: unknow
   return received;
 }
 
-/** XMLHttpRequest as the upload uses it (it reports progress, which fetch cannot): `finish` ends each send. */
-function stubUploadRequest(finish: (request: FakeUpload) => void) {
-  const requests: FakeUpload[] = [];
-  class FakeUpload {
-    method = '';
-    url = '';
-    status = 0;
-    responseText = '';
-    body: unknown;
-    upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
-    onload?: () => void;
-    onerror?: () => void;
-    open(method: string, url: string) {
-      this.method = method;
-      this.url = url;
-      requests.push(this);
-    }
-    setRequestHeader() {}
-    send(body: unknown) {
-      this.body = body;
-      setTimeout(() => finish(this));
-    }
+/** XMLHttpRequest as the upload uses it (it reports progress, which fetch cannot); `finish` ends each send. */
+class FakeUpload {
+  static requests: FakeUpload[] = [];
+  static finish: (request: FakeUpload) => void = () => undefined;
+  method = '';
+  url = '';
+  status = 0;
+  responseText = '';
+  body: unknown;
+  upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
+  onload?: () => void;
+  onerror?: () => void;
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+    FakeUpload.requests.push(this);
   }
+  setRequestHeader() {}
+  send(body: unknown) {
+    this.body = body;
+    setTimeout(() => FakeUpload.finish(this));
+  }
+}
+
+function stubUploadRequest(finish: (request: FakeUpload) => void) {
+  FakeUpload.requests = [];
+  FakeUpload.finish = finish;
   vi.stubGlobal('XMLHttpRequest', FakeUpload);
-  return requests;
+  return FakeUpload.requests;
 }
 
 describe('the bulk upload (AM §2 Bulk upload modal, §7)', () => {
