@@ -34,6 +34,8 @@ const notStored: UploadDocumentsResponse = {
   ErrorNo: 0,
   Message: 'Nothing was stored.',
 };
+/** The file went through but the answer carries an error number: not counted as stored. */
+const storedWithError: UploadDocumentsResponse = { ...stored, ErrorNo: 3, Message: 'The activity could not be written.' };
 /** An error without any words and without a file result: the generic text (AM §8). */
 const wordless: UploadDocumentsResponse = { UploadedDocuments: [], ErrorNo: 2, Message: '' };
 
@@ -42,6 +44,7 @@ const failureTexts = new Map<UploadDocumentsResponse, string>([
   [refusedByServer, 'The file is larger than 20 MB.'],
   [notStored, 'Nothing was stored.'],
   [wordless, 'The file could not be uploaded. Please try again.'],
+  [storedWithError, 'The activity could not be written.'],
 ]);
 
 const input = (file: File) => ({ applicationId: '1042', file, acceptedExtensions: accepted });
@@ -65,6 +68,7 @@ export default defineMachineModel({
     { type: 'upload.answered', response: refusedByServer },
     { type: 'upload.answered', response: notStored },
     { type: 'upload.answered', response: wordless },
+    { type: 'upload.answered', response: storedWithError },
     { type: 'upload.failed' },
   ],
   variants: [

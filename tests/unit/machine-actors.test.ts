@@ -9,6 +9,7 @@ import { assigneePickerMachine } from '../../src/machines/assignee-picker.machin
 import { cancelApplicationsMachine } from '../../src/machines/cancel-applications.machine.ts';
 import { changePasswordMachine } from '../../src/machines/change-password.machine.ts';
 import { confirmActionMachine, type ConfirmedCall } from '../../src/machines/confirm-action.machine.ts';
+import { documentUploadMachine } from '../../src/machines/document-upload.machine.ts';
 import { fieldEditorMachine } from '../../src/machines/field-editor.machine.ts';
 import { identityVerificationMachine } from '../../src/machines/identity-verification.machine.ts';
 import { labelPickerMachine } from '../../src/machines/label-picker.machine.ts';
@@ -99,12 +100,16 @@ class FakeUpload {
   upload: { onprogress?: (event: { lengthComputable: boolean; loaded: number; total: number }) => void } = {};
   onload?: () => void;
   onerror?: () => void;
+  onabort?: () => void;
   open(method: string, url: string) {
     this.method = method;
     this.url = url;
     FakeUpload.requests.push(this);
   }
   setRequestHeader() {}
+  abort() {
+    this.onabort?.();
+  }
   send(body: unknown) {
     this.body = body;
     setTimeout(() => FakeUpload.finish(this));
@@ -142,6 +147,35 @@ describe('the bulk upload (AM §2 Bulk upload modal, §7)', () => {
     stubUploadRequest((request) => request.onerror?.());
     const received = await runCallback(bulkUploadMachine, 'uploadFile', { file }, (events) => events.some((event) => event.type === 'upload.failed'));
     expect(received.filter((event) => event.type.startsWith('upload.'))).toEqual([{ type: 'upload.failed' }]);
+  });
+});
+
+describe('a document upload (AM §5, §7 POST /document/upload/{id})', () => {
+  const file = new File(['%PDF-1.4'], 'statement.pdf');
+  const response = { UploadedDocuments: [], ErrorNo: 0, Message: '' };
+  const input = { applicationId: '1042', file };
+  const uploadEvents = (events: AnyEventObject[]) => events.filter((event) => event.type.startsWith('upload.'));
+
+  it('posts the file, passes on its progress, then the answer', async () => {
+    const requests = stubUploadRequest((request) => {
+      request.upload.onprogress?.({ lengthComputable: true, loaded: 4, total: 8 });
+      request.status = 200;
+      request.responseText = JSON.stringify(response);
+      request.onload?.();
+    });
+    const received = await runCallback(documentUploadMachine, 'uploadDocument', input, (events) => events.some((event) => event.type === 'upload.answered'));
+    expect(requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual(['POST /api/document/upload/1042']);
+    expect((requests[0]?.body as FormData).getAll('files')).toMatchObject([{ name: 'statement.pdf' }]);
+    expect(uploadEvents(received)).toEqual([
+      { type: 'upload.progress', sent: 4, total: 8 },
+      { type: 'upload.answered', response },
+    ]);
+  });
+
+  it('says when the file could not be sent', async () => {
+    stubUploadRequest((request) => request.onerror?.());
+    const received = await runCallback(documentUploadMachine, 'uploadDocument', input, (events) => events.some((event) => event.type === 'upload.failed'));
+    expect(uploadEvents(received)).toEqual([{ type: 'upload.failed' }]);
   });
 });
 
