@@ -22,6 +22,8 @@ const changes: Record<string, SampleEvent[]> = {
   owner: [
     { type: 'field.change', value: ownerB.id },
     { type: 'field.change', value: '' },
+    // Not one of the owners listed (a stale or typed id): never saved.
+    { type: 'field.change', value: '3c9e1f20-0000-4000-8000-0000000000ff' },
   ],
   email: [
     { type: 'field.change', value: 'new.address@example.test' },
