@@ -28,6 +28,8 @@ const noOptions: IdentificationOptionsResponse = {
   Message: 'No additional verification options available.',
   Data: null,
 };
+/** No error, but no form either: nothing to fill in, so no options. */
+const emptyOptions: IdentificationOptionsResponse = { ErrorNo: 0, Message: '', Data: null };
 const passport = { DocumentType: 'Passport', Country: 'AUS', PassportNumber: 'PA1234567' };
 const passed: VerifyResponse = {
   ErrorNo: 0,
@@ -72,6 +74,7 @@ export default defineMachineModel({
   events: [
     { type: 'xstate.done.actor.loadOptions', output: { response: options, validators } },
     { type: 'xstate.done.actor.loadOptions', output: { response: noOptions, validators: undefined } },
+    { type: 'xstate.done.actor.loadOptions', output: { response: emptyOptions, validators: undefined } },
     { type: 'xstate.error.actor.loadOptions', error: new Error('Network error') },
     { type: 'consent.toggle', consented: true },
     { type: 'consent.toggle', consented: false },
@@ -127,11 +130,12 @@ export default defineMachineModel({
         expect(started.loadOptions).toEqual({ applicationGuid, individualId });
       },
       'loadingOptions + xstate.done.actor.loadOptions': ({ event, after }) => {
-        // AM §7/§8: a negative ErrorNo means no options.
+        // AM §7/§8: a negative ErrorNo, or no form, means no options.
         const { response } = event.output as LoadedIdentificationOptions;
-        expect(after.matches(response.ErrorNo >= 0 ? 'consent' : 'noOptions')).toBe(true);
+        const hasForm = response.ErrorNo >= 0 && response.Data !== null;
+        expect(after.matches(hasForm ? 'consent' : 'noOptions')).toBe(true);
         // The form comes with its validators, so it shows ready to validate.
-        expect(after.context.validators).toBe(response.ErrorNo >= 0 ? validators : undefined);
+        expect(after.context.validators).toBe(hasForm ? validators : undefined);
       },
       'loadingOptions + xstate.error.actor.loadOptions': ({ after }) =>
         expect(after.matches('optionsFailed')).toBe(true),
