@@ -17,6 +17,7 @@ import { newApplicationOnBehalfMachine } from '../../src/machines/new-applicatio
 import { newApplicationMachine } from '../../src/machines/new-application.machine.ts';
 import { pingMachine } from '../../src/machines/ping.machine.ts';
 import { requestEditMachine } from '../../src/machines/request-edit.machine.ts';
+import { defaultFilterOptions, statusOptions, withNoneOption } from '../../src/domain/list-filter-summary.ts';
 import { setAccessTokenSource } from '../../src/services/http.ts';
 
 /**
@@ -191,12 +192,43 @@ describe('the bulk upload downloads (AM §2 Bulk upload modal, §7)', () => {
   });
 });
 
-describe("the detail's configuration (AM §3 System configuration, System information)", () => {
-  const answerByPath = (byPath: Record<string, Response | (() => Response)>) =>
-    fetchMock.mockImplementation(async (input) => {
-      const answer = byPath[new URL((input as Request).url).pathname];
-      return typeof answer === 'function' ? answer() : (answer ?? json({}, 404));
+/** The server answering by path, whatever the order of the requests (404 for any other path). */
+const answerByPath = (byPath: Record<string, Response | (() => Response)>) =>
+  fetchMock.mockImplementation(async (input) => {
+    const answer = byPath[new URL((input as Request).url).pathname];
+    return typeof answer === 'function' ? answer() : (answer ?? json({}, 404));
+  });
+
+describe("the list's filter options (AM §2 Filters modal)", () => {
+  it('offers the statuses of System information and every list with (None) first, names and values only', async () => {
+    const list = (...names: string[]) => () => json(names.map((name) => ({ Name: name, Value: `v-${name}` })));
+    answerByPath({
+      '/api/configuration/information': () => json({ ApplicationStatuses: ['Complete', 'Incomplete'], MaximumLabelLimit: 7, AcceptedDocumentUploadExtensions: [] }),
+      '/api/subbrand/list': list('Retail'),
+      // The assignees carry whether each can be assigned, which a filter has no use for.
+      '/api/account/assignees': () => json({ Assignees: [{ Name: 'Alex', Value: 'v-Alex', Assignable: false }] }),
+      '/api/label/list': list('VIP'),
+      '/api/label/system/list': list('Migrated'),
+      '/api/product/list': list('Savings'),
     });
+    const offered = await runActor(applicationListMachine, 'loadFilterOptions', undefined);
+    expect(offered).toEqual({
+      status: statusOptions(['Complete', 'Incomplete']),
+      subBrand: withNoneOption([{ Name: 'Retail', Value: 'v-Retail' }]),
+      assignee: withNoneOption([{ Name: 'Alex', Value: 'v-Alex' }]),
+      label: withNoneOption([{ Name: 'VIP', Value: 'v-VIP' }]),
+      sysLabel: withNoneOption([{ Name: 'Migrated', Value: 'v-Migrated' }]),
+      products: withNoneOption([{ Name: 'Savings', Value: 'v-Savings' }]),
+    });
+  });
+
+  it('keeps the default options of each list that cannot load', async () => {
+    answerByPath({});
+    await expect(runActor(applicationListMachine, 'loadFilterOptions', undefined)).resolves.toEqual(defaultFilterOptions);
+  });
+});
+
+describe("the detail's configuration (AM §3 System configuration, System information)", () => {
 
   it('reads the settings, the visible rows and the accepted extensions', async () => {
     answerByPath({
