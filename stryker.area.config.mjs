@@ -10,6 +10,12 @@ function oneMachine(name) {
   return match ? [`src/machines/${match[1]}.machine.ts`] : undefined;
 }
 
+/** `route:<name>`: server/api/<name>.routes.ts alone, against the server tests of those routes (MUTATION_TESTS). */
+function oneRouteModule(name) {
+  const match = /^route:([a-z-]+)$/.exec(name);
+  return match ? [`server/api/${match[1]}.routes.ts`] : undefined;
+}
+
 /** One folder of the full run at a time (`STRYKER_AREA=domain|machines|server`), each with its own report. */
 const area = process.env.STRYKER_AREA ?? 'domain';
 const mutate = {
@@ -35,7 +41,7 @@ const mutate = {
     'server/api/*.routes.ts',
     '!server/api/{application-actions,application-messages,applications,documents,application-detail,configuration}.routes.ts',
   ],
-}[area] ?? oneMachine(area);
+}[area] ?? oneMachine(area) ?? oneRouteModule(area);
 if (!mutate) throw new Error(`Unknown STRYKER_AREA ${area}`);
 const folder = area.replace(':', '-');
 
