@@ -22,7 +22,6 @@ import {
   longCommentMessage,
 } from '../../src/schemas/application-detail.schema.ts';
 import { samplePdf, samplePng } from '../../server/storage/sample-documents.ts';
-import { applicationNotFoundMessage } from '../../server/api/application-detail.routes.ts';
 import { tfnProvidedPlaceholder } from '../../server/db/application-detail-store.ts';
 
 let server: TestServer;
@@ -106,9 +105,12 @@ describe('every detail route: 401 without a token, 400 for a bad id', () => {
     expect(response.statusCode).toBe(401);
   });
   it.each(routes.filter(([, url]) => !url.includes('?')))('%s %s is 400 naming the id when it is not an ApplicationID', async (method, url) => {
-    const response = await api(server, method, url.replace(/1$/, 'abc'), { token: admin, ...(method === 'POST' ? { body: { Comment: 'x' } } : {}) });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().message).toMatch(/id/);
+    // Digits only, the whole id: letters before or after digits are refused too.
+    for (const id of ['abc', '12x', 'x12']) {
+      const response = await api(server, method, url.replace(/1$/, id), { token: admin, ...(method === 'POST' ? { body: { Comment: 'x' } } : {}) });
+      expect(response.statusCode, id).toBe(400);
+      expect(response.json().message).toMatch(/id/);
+    }
   });
 });
 
@@ -136,6 +138,8 @@ describe('GET /api/application/get/{id}', () => {
   it('answers the whole detail, in the contract, for a caller with every claim', async () => {
     const response = await detail(admin, rich.id);
     expect(response.statusCode).toBe(200);
+    // The detail changes with every action: never kept by a cache on the way.
+    expect(response.headers['cache-control']).toBe('no-store');
     const body = ApplicationDetailSchema.parse(response.json());
     expect(body).toMatchObject({ ApplicationID: rich.id, ApplicationId: rich.id, ApplicationGuid: rich.guid, InstanceName: 'demo' });
     expect(body.BusinessRuleViolations.length).toBeGreaterThan(0);
@@ -151,7 +155,10 @@ describe('GET /api/application/get/{id}', () => {
     for (const id of [999_999_999, acmeApp.id, cancelled!.id]) {
       const response = await detail(admin, id);
       expect(response.statusCode, String(id)).toBe(404);
-      expect(response.json().message).toBe(applicationNotFoundMessage);
+      // AM §8, letter for letter.
+      expect(response.json().message).toBe(
+        'This application cannot be found. The application may no longer exist or you might not have permission to view it.',
+      );
     }
     // The acme application is there for acme's own admin.
     expect((await detail(await accessTokenFor(server, 'admin@acme.test', hosts.acme), acmeApp.id, hosts.acme)).statusCode).toBe(200);
