@@ -124,17 +124,20 @@ function stubUploadRequest(finish: (request: FakeUpload) => void) {
   return FakeUpload.requests;
 }
 
+/** Ends a stubbed upload the way a server that took it does: `loaded` of `total` sent, then 200 with `body`. */
+const uploadAnswered = (body: unknown, loaded: number, total: number) => (request: FakeUpload) => {
+  request.upload.onprogress?.({ lengthComputable: true, loaded, total });
+  request.status = 200;
+  request.responseText = JSON.stringify(body);
+  request.onload?.();
+};
+
 describe('the bulk upload (AM §2 Bulk upload modal, §7)', () => {
   const file = new File(['xlsx bytes'], 'applications.xlsx');
   const response = { Success: true, Message: '2 application(s) created.', ResponseType: 'Success', TemporaryErrorFileId: null };
 
   it('posts the file, passes on its progress, then the answer', async () => {
-    const requests = stubUploadRequest((request) => {
-      request.upload.onprogress?.({ lengthComputable: true, loaded: 4, total: 10 });
-      request.status = 200;
-      request.responseText = JSON.stringify(response);
-      request.onload?.();
-    });
+    const requests = stubUploadRequest(uploadAnswered(response, 4, 10));
     const received = await runCallback(bulkUploadMachine, 'uploadFile', { file }, (events) => events.some((event) => event.type === 'upload.answered'));
     expect(requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual(['POST /api/application/bulkupload']);
     expect((requests[0]?.body as FormData).get('files[]')).toMatchObject({ name: 'applications.xlsx' });
@@ -158,12 +161,7 @@ describe('a document upload (AM §5, §7 POST /document/upload/{id})', () => {
   const uploadEvents = (events: AnyEventObject[]) => events.filter((event) => event.type.startsWith('upload.'));
 
   it('posts the file, passes on its progress, then the answer', async () => {
-    const requests = stubUploadRequest((request) => {
-      request.upload.onprogress?.({ lengthComputable: true, loaded: 4, total: 8 });
-      request.status = 200;
-      request.responseText = JSON.stringify(response);
-      request.onload?.();
-    });
+    const requests = stubUploadRequest(uploadAnswered(response, 4, 8));
     const received = await runCallback(documentUploadMachine, 'uploadDocument', input, (events) => events.some((event) => event.type === 'upload.answered'));
     expect(requests.map(({ method, url }) => `${method} ${new URL(url).pathname}`)).toEqual(['POST /api/document/upload/1042']);
     expect((requests[0]?.body as FormData).getAll('files')).toMatchObject([{ name: 'statement.pdf' }]);
