@@ -59,6 +59,10 @@ export default {
   // (stryker-js #6144), and was never in effect. Mutants covered only inside tests still run just
   // the tests that cover them (the list machine's 1,200 path tests take 20 s).
   ...(area.startsWith('machine') ? { ignoreStatic: false } : {}),
+  // A route module's registration (its paths, schemas and the claims each route requires) runs when
+  // a test file's beforeAll builds the server: static mutants, which one module's run tests against
+  // all of its test files instead of leaving them out.
+  ...(area.startsWith('route:') ? { ignoreStatic: false } : {}),
   jsonReporter: { fileName: `reports/mutation-${folder}/mutation.json` },
   htmlReporter: { fileName: `reports/mutation-${folder}/mutation.html` },
 };
