@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import FailedSetupFailsItsTests from './scripts/stryker/failed-setup-reporter.ts';
 
 /**
  * What the full mutation run (stryker.config.mjs) runs per mutant: the unit, machine and view-path
@@ -21,5 +22,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    reporters: ['default', new FailedSetupFailsItsTests()],
   },
 });

@@ -1,0 +1,26 @@
+import type { RunnerTask, RunnerTestFile } from 'vitest';
+import type { Reporter, TestModule } from 'vitest/node';
+
+/**
+ * A vitest reporter for the mutation runs: when a test file's own `beforeAll` fails (a mutant that
+ * stops the server from being built, such as an empty route path or a fractional body limit),
+ * vitest marks its tests skipped, and Stryker's vitest runner (9.5) reads a skipped test at the top
+ * of a file as not run: the mutant "survived" with no test run. This marks those tests failed with
+ * the file's error, as they would be in a person's run (`describe`-level hooks Stryker handles).
+ */
+export default class FailedSetupFailsItsTests implements Reporter {
+  onTestModuleEnd(testModule: TestModule) {
+    // The raw task tree, which Stryker's runner reads (ctx.state); TestModule's public view is read-only.
+    const file = (testModule as unknown as { task: RunnerTestFile }).task;
+    const errors = file.result?.errors;
+    if (!errors?.length) return;
+    const fail = (task: RunnerTask) => {
+      if (task.type === 'test' && task.result?.state !== 'fail') {
+        task.mode = 'run';
+        task.result = { ...task.result, state: 'fail', errors };
+      }
+      if ('tasks' in task) task.tasks.forEach(fail);
+    };
+    file.tasks.forEach(fail);
+  }
+}
