@@ -199,5 +199,20 @@ describe('monitoring tunnel', () => {
       payload: 'not an envelope',
     });
     expect(garbage.statusCode).toBe(400);
+    expect(garbage.json().message).toBe('body: not a Sentry envelope');
+  });
+
+  it('takes an envelope of its header line alone, and refuses an empty one', async () => {
+    const send = (payload: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/monitoring',
+        headers: { host: hosts.demo, 'content-type': 'application/x-sentry-envelope' },
+        payload,
+      });
+    expect((await send(JSON.stringify({ dsn: 'https://public@monitoring.invalid/1' }))).statusCode).toBe(200);
+    const empty = await send('');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toContain('An envelope is required.');
   });
 });
