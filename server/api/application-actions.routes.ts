@@ -66,8 +66,8 @@ function claimOf(action: ApplicationAction): string[] {
   return typeof claim === 'string' ? [claim] : [];
 }
 
-export const labelLimitMessage = (limit: number) => `The maximum of ${limit} labels has been reached.`;
-export const labelExistsMessage = (name: string) => `A label named ${name} already exists.`;
+const labelLimitMessage = (limit: number) => `The maximum of ${limit} labels has been reached.`;
+const labelExistsMessage = (name: string) => `A label named ${name} already exists.`;
 
 /**
  * The detail screen's actions (AM §2, §6, §7; issue 13). Each route needs a list claim (the

@@ -4,7 +4,6 @@ import { accessTokenFor, api, hosts, startTestServer, type TestServer, userWith 
 import { tenantApplications, type AppRow } from './applications-fixtures.ts';
 import { applicationActivity, applicationApplicants, applicationLabels, applicationOwners, applications, users } from '../../server/db/schema.ts';
 import { applicationNotFoundMessage } from '../../server/api/application-detail.routes.ts';
-import { labelExistsMessage, labelLimitMessage } from '../../server/api/application-actions.routes.ts';
 import { ActionResultSchema, RequestEditResponseSchema, RequestViewResponseSchema } from '../../src/schemas/application-actions.schema.ts';
 import { ApplicationDetailSchema } from '../../src/schemas/application-detail.schema.ts';
 import { SystemInformationSchema } from '../../src/schemas/configuration.schema.ts';
@@ -147,7 +146,7 @@ const routes: RouteCase[] = [
     method: 'GET',
     claim: actionRules.view.claim,
     url: (app) => `/api/application/requestview/${app.guid}`,
-    bad: { url: () => '/api/application/requestview/not-a-guid', field: 'guid' },
+    bad: { url: () => '/api/application/requestview/not-a-guid', field: 'guid: must be an ApplicationGuid' },
     fits: live,
   },
   {
@@ -155,7 +154,7 @@ const routes: RouteCase[] = [
     method: 'PUT',
     claim: actionRules.depersonalise.claim,
     url: (app) => `/api/application/depersonalise/${app.guid}`,
-    bad: { url: () => '/api/application/depersonalise/12345', field: 'guid' },
+    bad: { url: () => '/api/application/depersonalise/12345', field: 'guid: must be an ApplicationGuid' },
     fits: live,
   },
 ];
@@ -176,6 +175,10 @@ describe.each(routes)('$method $name: the refusals', (route) => {
     const response = await call(route, app, token);
     expect(response.statusCode).toBe(403);
     expect(response.json().message).toContain(route.claim);
+    // The claim is checked before the body and parameters are read: a bad request is refused for it too.
+    const bad = await api(server, route.method, route.bad.url(app), { token, body: route.bad.body?.(app) });
+    expect(bad.statusCode).toBe(403);
+    expect(bad.json().message).toContain(route.claim);
     expect(await feed(app.id)).toEqual(before);
   });
 
@@ -365,14 +368,14 @@ describe('labels', () => {
     const added = await post('/api/label/add', { LabelText: '  Fifteen chars  '.replace('chars', 'chars!!') });
     expect(added.json()).toEqual({ Success: true, Message: 'Label Fifteen chars!! created.' });
     expect((await api(server, 'GET', '/api/label/list', { token: admin })).json()).toContainEqual({ Name: 'Fifteen chars!!', Value: 'Fifteen chars!!' });
-    expect((await post('/api/label/add', { LabelText: 'Fifteen chars!!' })).json()).toEqual({ Success: false, Message: labelExistsMessage('Fifteen chars!!') });
+    expect((await post('/api/label/add', { LabelText: 'Fifteen chars!!' })).json()).toEqual({ Success: false, Message: 'A label named Fifteen chars!! already exists.' });
 
     for (let n = existing + 1; n < limit - 1; n++) expect((await post('/api/label/add', { LabelText: `Label ${n}` })).json().Success).toBe(true);
     // Five people add the last free label at once: exactly one gets it.
     const racing = await Promise.all(Array.from({ length: 5 }, (_, n) => post('/api/label/add', { LabelText: `Last ${n}` })));
     expect(racing.filter((response) => response.json().Success === true)).toHaveLength(1);
     expect(await count()).toBe(limit);
-    expect((await post('/api/label/add', { LabelText: 'One too many' })).json()).toEqual({ Success: false, Message: labelLimitMessage(limit) });
+    expect((await post('/api/label/add', { LabelText: 'One too many' })).json()).toEqual({ Success: false, Message: `The maximum of ${limit} labels has been reached.` });
     expect(await count()).toBe(limit);
   });
 
@@ -495,6 +498,9 @@ describe('unlocks', () => {
     const wrongInstance = await post('/api/applicant/labformmfaunlock', { ...body, InstanceName: 'acme' });
     expect(wrongInstance.statusCode).toBe(400);
     expect(wrongInstance.json().message).toContain('InstanceName');
+    const notAnId = await post('/api/applicant/labformmfaunlock', { ...body, IndividualId: 'applicant-1' });
+    expect(notAnId.statusCode).toBe(400);
+    expect(notAnId.json().message).toBe('IndividualId: must be an applicant IndividualId');
     const unknown = await post('/api/applicant/labformmfaunlock', { ...body, IndividualId: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toContain('IndividualId');
