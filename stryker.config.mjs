@@ -53,6 +53,26 @@ const config = {
  */
 export const equivalentServerMutants = [
   {
+    file: 'server/api/*.routes.ts',
+    what: 'a route\'s `response: {...}` schemas emptied (ObjectLiteral `{}`)',
+    why: 'the schema only serialises and checks what the handler returns, and every handler returns exactly its fields: JSON.stringify writes the same answer. The route tests parse answers with the same schemas (src/schemas)',
+  },
+  {
+    file: 'server/api/application-actions.routes.ts',
+    what: "`claimOf`'s `typeof claim === 'string'` made always true",
+    why: 'every action routed there has a string claim (the actionRules table); the other mutants of claimOf are killed by the 403 that comes before the body is read',
+  },
+  {
+    file: 'server/api/application-actions.routes.ts',
+    what: '`bytesInDatabase` made false (no-cover: the retry loop of `perform` after a write that lost a race five times)',
+    why: "with database storage, the document bytes then go right after the transaction through the storage's own delete instead of in it: only a crash in between tells them apart. The retry needs a change between each read and write, which no request can arrange",
+  },
+  {
+    file: 'server/api/application-actions.routes.ts',
+    what: "the log line when deleting a depersonalised document's file fails (`.catch(...)`)",
+    why: 'the answer is the same either way by design (the rows are gone; the bytes are orphaned); only the log differs',
+  },
+  {
     file: 'server/api/auth.ts',
     what: 'StringLiteral in the 403 message texts ("Requires the … claim.")',
     why: 'the message is informative only; tests assert the status and that a message names the claim, not the exact wording',

@@ -23,7 +23,7 @@ declare -A tests=(
   [application-messages]='application-messages,outbox'
   [application-detail]='application-detail,depersonalise,access-control'
   [documents]='document-storage,application-detail,depersonalise'
-  [applications]='applications-actions,applications-list,applications-export,export-claims,export-link'
+  [applications]='applications-actions,applications-list,applications-export,export-claims,export-link,application-form'
   [application-actions]='application-actions,depersonalise'
 )
 # The modules whose routes decide most (claims per action) first, so that a run cut short has them.

@@ -196,6 +196,7 @@ describe('POST /api/application/newonbehalf', () => {
       body: { GlobalUserId: acmeOwner!.globalUserId, OwnerId: acmeOwner!.id },
     });
     expect(other.statusCode).toBe(404);
+    expect(other.json().message).toBe('OwnerId: no such owner in this tenant.');
     const [demoOwner] = await server.db
       .select()
       .from(applicationOwners)

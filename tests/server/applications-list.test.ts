@@ -233,6 +233,21 @@ describe('bad parameters', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ statusCode: 400, message });
   });
+
+  it('answers 400 for a parameter given twice, in the lists, the exports and the export links', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/application/list'],
+      ['GET', all],
+      ['GET', '/api/application/export/my'],
+      ['GET', '/api/application/export/all'],
+      ['POST', '/api/application/export/my/link'],
+      ['POST', '/api/application/export/all/link'],
+    ] as const) {
+      const response = await api(server, method, `${path}?q=Nguyen&q=lan`, { token: admin });
+      expect(response.statusCode, `${method} ${path}`).toBe(400);
+      expect(response.json().message, `${method} ${path}`).toMatch(/^querystring\/q /);
+    }
+  });
 });
 
 describe('GET /api/application/list (My Apps)', () => {

@@ -57,6 +57,7 @@ describe('POST /api/application/export/{my|all}/link and GET /api/application/ex
     expect((await api(server, 'GET', path)).statusCode).toBe(200);
     const again = await api(server, 'GET', path);
     expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe('This download link is unknown, used or expired. Export again from the list.');
     expect(again.body).not.toContain('ID,');
   });
 
