@@ -22,7 +22,7 @@ declare -A tests=(
   [configuration]='foundation-routes,hardening'
   [application-messages]='application-messages,outbox'
   [application-detail]='application-detail,depersonalise,access-control'
-  [documents]='document-storage,application-detail,depersonalise'
+  [documents]='document-storage,application-detail,depersonalise,document-files'
   [applications]='applications-actions,applications-list,applications-export,export-claims,export-link,application-form'
   [application-actions]='application-actions,depersonalise'
 )
