@@ -366,6 +366,72 @@ describe('documents', () => {
     expect((await api(server, 'GET', `/api/document/zip/${acmeApp.id}`, { token: admin })).statusCode).toBe(404);
   });
 
+  describe('the limits of one upload', () => {
+    /** A valid PDF of exactly `size` bytes. */
+    const pdfOf = (size: number) => {
+      const pdf = samplePdf('padded');
+      return Buffer.concat([pdf, Buffer.alloc(size - pdf.length, 0x20)]);
+    };
+    /** Another demo application, so that these uploads change nothing the other tests read. */
+    const another = async () => {
+      const [row] = await server.db
+        .select({ id: applications.id, guid: applications.guid })
+        .from(applications)
+        .where(and(eq(applications.tenantId, 'demo'), sql`${applications.status} not in ('Cancelled', 'Depersonalised')`, sql`${applications.id} <> ${rich.id}`))
+        .limit(1);
+      return row!;
+    };
+    const documentCount = async (id: number) => (await server.db.select().from(applicationDocuments).where(eq(applicationDocuments.applicationId, id))).length;
+
+    it('stores the files that fit the upload budget and says why the rest did not', async () => {
+      const app = await another();
+      const files = [1, 2, 3, 4].map((n) => ({ name: `part ${n}.pdf`, bytes: pdfOf(299_000) }));
+      const response = await upload(admin, app.id, [...files, { name: 'one more.pdf', bytes: pdfOf(60_000) }]);
+      expect(response.statusCode).toBe(200);
+      const body = UploadDocumentsResponseSchema.parse(response.json());
+      expect(body.UploadedDocuments.map((result) => [result.FileName, result.Success, result.Message])).toEqual([
+        ['part 1.pdf', true, ''],
+        ['part 2.pdf', true, ''],
+        ['part 3.pdf', true, ''],
+        ['part 4.pdf', true, ''],
+        ['one more.pdf', false, 'The upload is larger than 1.1 MB in all.'],
+      ]);
+      expect(body).toMatchObject({ ErrorNo: 1, Message: '1 of 5 files could not be uploaded.' });
+    });
+
+    it('refuses a request that declares more than the budget with 413, before reading it', async () => {
+      const app = await another();
+      const before = await documentCount(app.id);
+      const response = await upload(admin, app.id, [1, 2, 3, 4, 5].map((n) => ({ name: `part ${n}.pdf`, bytes: pdfOf(299_000) })));
+      expect(response.statusCode).toBe(413);
+      expect(response.json().message).toBe('body: an upload may carry at most 1.1 MB');
+      expect(await documentCount(app.id)).toBe(before);
+    });
+
+    it('refuses more than 20 files with 400, keeping none of them', async () => {
+      const app = await another();
+      const before = await documentCount(app.id);
+      const response = await upload(admin, app.id, Array.from({ length: 21 }, (_, n) => ({ name: `page ${n}.pdf`, bytes: samplePdf(`page ${n}`) })));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('files: at most 20 files per upload');
+      expect(await documentCount(app.id)).toBe(before);
+    });
+
+    it('names documents of the same name apart in the zip', async () => {
+      const app = await another();
+      const response = await upload(admin, app.id, [
+        { name: 'same.pdf', bytes: samplePdf('first') },
+        { name: 'SAME.pdf', bytes: samplePdf('second') },
+        { name: 'same', bytes: samplePdf('third') },
+      ]);
+      expect(UploadDocumentsResponseSchema.parse(response.json()).UploadedDocuments.map((result) => result.Success)).toEqual([true, true, false]);
+      const zip = await JSZip.loadAsync((await api(server, 'GET', `/api/document/zip/${app.id}`, { token: admin })).rawPayload);
+      const names = Object.keys(zip.files);
+      // Which one is second follows the zip's order (newest first); names differing in case only clash on most disks.
+      expect(names.filter((name) => name.toLowerCase().startsWith('same')).map((name) => name.toLowerCase()).sort()).toEqual(['same (2).pdf', 'same.pdf']);
+    });
+  });
+
   it('a seeded document downloads as a valid sample file', async () => {
     const [seeded] = await server.db.select().from(applicationDocuments).where(eq(applicationDocuments.applicationId, rich.id)).limit(1);
     const response = await api(server, 'GET', `/api/document?ApplicationGuid=${rich.guid}&LabDocsId=${seeded!.publicId}`, { token: admin });
