@@ -64,6 +64,9 @@ describe('column configuration', () => {
     const malformed = await save({ Columns: [{ ColumnName: 'ID' }] });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toContain('Columns');
+    const notABoolean = await save({ Columns: [{ ColumnName: 'ID', Description: '', Viewable: 'maybe' }] });
+    expect(notABoolean.statusCode).toBe(400);
+    expect(notABoolean.json().message).toMatch(/Columns\/0\/Viewable/);
   });
 });
 
@@ -82,6 +85,9 @@ describe('detail row configuration', () => {
     const unknown = await api(server, 'POST', '/api/admin/rows/save', { token: admin, body: { Rows: [{ ApplicationDetailRowName: 'Nope', Description: '', Viewable: true }] } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toBe('Rows: unknown row Nope');
+    const notABoolean = await api(server, 'POST', '/api/admin/rows/save', { token: admin, body: { Rows: [{ ApplicationDetailRowName: 'Owner', Description: '', Viewable: 'maybe' }] } });
+    expect(notABoolean.statusCode).toBe(400);
+    expect(notABoolean.json().message).toMatch(/Rows\/0\/Viewable/);
   });
 });
 
