@@ -6,7 +6,7 @@ import { actionableDetailByGuid, enforceActionRule } from './application-action-
 import { viewApplicationRule } from './application-detail.routes.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
-export const apiStepActivity = (displayName: string, sender: string, answer: { ErrorNo: number; Message: string }) =>
+const apiStepActivity = (displayName: string, sender: string, answer: { ErrorNo: number; Message: string }) =>
   `${displayName} triggered by ${sender}: ${answer.ErrorNo === 0 ? 'succeeded' : `failed (${answer.ErrorNo})`}. ${answer.Message}`;
 
 /**

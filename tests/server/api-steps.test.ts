@@ -4,7 +4,6 @@ import { accessTokenFor, api, hosts, startTestServer, type TestServer, userWith 
 import { applicationActivity, applications } from '../../server/db/schema.ts';
 import { TriggerApiResponseSchema } from '../../src/schemas/application-actions.schema.ts';
 import { applicationNotFoundMessage } from '../../server/api/application-detail.routes.ts';
-import { apiStepActivity } from '../../server/api/api-steps.routes.ts';
 import { sandboxOutcomes } from '../../server/providers/api-steps/sandbox-api-steps.ts';
 
 let server: TestServer;
@@ -134,6 +133,7 @@ describe('POST /api/application/triggerapi', () => {
       .where(eq(applicationActivity.applicationId, app.id))
       .orderBy(desc(applicationActivity.id))
       .limit(1);
-    expect(activity!.activity).toBe(apiStepActivity('Send to core banking', 'Avery Admin', expected));
+    const outcome = expected.ErrorNo === 0 ? 'succeeded' : `failed (${expected.ErrorNo})`;
+    expect(activity!.activity).toBe(`Send to core banking triggered by Avery Admin: ${outcome}. ${expected.Message}`);
   });
 });
