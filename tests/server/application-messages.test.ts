@@ -209,7 +209,17 @@ describe('sending: the outbox row and the activity item together', () => {
     expect(ActionResultSchema.parse(response.json())).toEqual({ Success: true, Message: actionTexts.emailSent });
     const row = await latestOutboxRow();
     expect(row).toMatchObject({ tenantId: 'demo', channel: 'email', recipient: 'primary0@example.com', transport: 'sandbox', applicationId: app.id });
-    expect(row.subject).toMatch(/^Continue your application with /);
+    expect(row.subject).toBe('Continue your application with Demo Wealth');
+    for (const line of [
+      `You can continue application ${app.id} with Demo Wealth where you left off:`,
+      'The link is valid for 24 hours. If it has expired, ask us for a new one.',
+      'Demo Wealth',
+      'support@demo.test · 1300 555 010',
+    ]) {
+      expect(row.body).toContain(line);
+    }
+    expect(row.body).toMatch(/^Hello \S.*,$/m);
+    expect(row.html).toContain('Continue your application</a>');
     const link = new RegExp(`http://localhost/external/application-form/${app.guid}\\?token=[^\\s"<]+`).exec(row.body)?.[0];
     expect(link).toBeDefined();
     expect(row.html).toContain(`/external/application-form/${app.guid}?token=`);
@@ -242,8 +252,12 @@ describe('sending: the outbox row and the activity item together', () => {
     expect(response.statusCode).toBe(200);
     const row = await latestOutboxRow();
     expect(row.recipient).toBe('primary6@example.com');
-    expect(row.subject).toMatch(/ is complete$/);
-    expect(row.body).toContain('was completed on 04/03/2025');
+    expect(row.subject).toBe('Your application with Demo Wealth is complete');
+    expect(row.body).toContain(`Application ${app.id} with Demo Wealth was completed on 04/03/2025. Thank you.`);
+    expect(row.body).toContain('There is nothing more you need to do. We will be in touch if we need anything else.');
+    expect(row.body).toContain('support@demo.test · 1300 555 010');
+    const detail = (await api(server, 'GET', `/api/application/get/${app.id}`, { token: admin })).json<{ PrimaryApplicantName: string }>();
+    expect(row.body).toContain(`Hello ${detail.PrimaryApplicantName || 'there'},`);
     expect(row.body).toContain('Message from Avery Admin:\nThanks again.');
     expect((await latestActivity(app.id)).activity).toBe(completionEmailActivity('primary6@example.com', 'Avery Admin'));
   });
