@@ -99,7 +99,10 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
 
   app.register(async (scope) => {
     const typed = scope.withTypeProvider<ZodTypeProvider>();
+    // A file past the limit is truncated, not thrown: the route answers it as an InvalidFile with
+    // its size in words (readLimited), where the plugin would answer a bare 413.
     await typed.register(multipart, {
+      throwFileSizeLimit: false,
       limits: { files: 1, fields: 5, fieldSize: 1024, parts: 6, fileSize: bulkUploadMaxBytes },
     });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateRawSync } from 'node:zlib';
 import { and, eq, like } from 'drizzle-orm';
 import { accessTokenFor, api, hosts, startTestServer, type TestServer } from './harness.ts';
-import { filled, readWorkbook, template, upload, validRow } from './bulk-upload-fixtures.ts';
+import { filled, multipart, readWorkbook, template, upload, validRow } from './bulk-upload-fixtures.ts';
 import { applicationActivity, applicationOwners, applications } from '../../server/db/schema.ts';
 import { BulkUploadResponseSchema } from '../../src/schemas/bulk-upload.schema.ts';
 import { duplicateFileMessage, xlsNotSupportedMessage } from '../../server/api/bulk-upload.routes.ts';
@@ -233,6 +233,52 @@ describe('POST /api/application/bulkupload', () => {
     const liar = zipWith('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.alloc(64 * 1024 * 1024)), 1000);
     expect(await kinds('liar.xlsx', liar)).toMatchObject({ ResponseType: 'InvalidFile' });
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('refuses what is not one workbook in files[], saying why', async () => {
+    const post = (contentType: string, payload: Buffer | string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/application/bulkupload',
+        headers: { host: hosts.demo, authorization: `Bearer ${admin}`, 'content-type': contentType },
+        payload,
+      });
+    const notMultipart = await post('application/json', '{}');
+    expect(notMultipart.statusCode).toBe(400);
+    expect(notMultipart.json().message).toBe('files[]: must be multipart/form-data with one file');
+    const elsewhere = multipart('a.xlsx', templateBytes, 'document');
+    const wrongField = await post(elsewhere.contentType, elsewhere.body);
+    expect(wrongField.statusCode).toBe(400);
+    expect(wrongField.json().message).toBe('document: the file goes in files[]');
+    // The field files (without brackets) is accepted too.
+    const plain = multipart('a.xlsx', templateBytes, 'files');
+    expect((await post(plain.contentType, plain.body)).statusCode).toBe(200);
+    const boundary = '----empty';
+    const noFile = await post(`multipart/form-data; boundary=${boundary}`, `--${boundary}\r\ncontent-disposition: form-data; name="note"\r\n\r\nhi\r\n--${boundary}--\r\n`);
+    expect(noFile.statusCode).toBe(400);
+    expect(noFile.json().message).toBe('files[]: no file in the upload');
+
+    const kinds = async (name: string, content: Buffer) => answerOf(await upload(server, admin, name, content));
+    expect(await kinds('tool.XLSX', Buffer.concat([Buffer.from('MZ'), Buffer.alloc(2000, 1)]))).toMatchObject({
+      Success: false,
+      ResponseType: 'InvalidFile',
+      Message: 'The file is not an Excel workbook.',
+    });
+    expect(await kinds('huge.xlsx', Buffer.alloc(10 * 1024 * 1024 + 1, 1))).toMatchObject({ ResponseType: 'InvalidFile', Message: 'The file is larger than 10 MB.' });
+    const bomb = zipWith('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.alloc(256 * 1024 * 1024)), 256 * 1024 * 1024);
+    expect(await kinds('bomb.xlsx', bomb)).toMatchObject({
+      ResponseType: 'InvalidFile',
+      Message: 'The file is not a workbook this portal can read, or it is too large once unpacked.',
+    });
+  });
+
+  it('sends the template as an xlsx attachment, never cached, and explains an unknown error file', async () => {
+    const response = await api(server, 'GET', '/api/application/bulkupload/template', { token: admin });
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="application-upload-template.xlsx"');
+    expect(response.headers['cache-control']).toBe('no-store');
+    const unknown = await api(server, 'GET', '/api/application/bulkupload/errorfile/nope', { token: admin });
+    expect(unknown.json().message).toBe('This error file is unknown or has expired. Upload the file again.');
   });
 
   it('needs a token (401) and app.bulkupload (403)', async () => {
