@@ -74,6 +74,31 @@ describe('GET /outbox', () => {
     expect(response.body.indexOf('Second message')).toBeLessThan(response.body.indexOf('First message'));
   });
 
+  it("says of each message its channel, how it went out and its application, and sends no referrer", async () => {
+    await server.db.insert(outbox).values([
+      { tenantId: 'demo', channel: 'email', recipient: 'smtp@example.com', subject: 'Delivered', body: 'b', transport: 'smtp', applicationId: demoApp.id },
+      { tenantId: 'demo', channel: 'email', recipient: 'nosubject@example.com', subject: '', body: 'b', transport: 'sandbox' },
+      { tenantId: 'demo', channel: 'sms', recipient: '+61400000000', subject: '', body: 'b', transport: 'sandbox' },
+    ]);
+    const response = await outboxPage(adminCookie);
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    const article = (recipient: string) => response.body.split('<article>').find((part) => part.includes(`<dd>${recipient}</dd>`)) ?? '';
+    expect(article('smtp@example.com')).toContain('<h2>Delivered</h2>');
+    expect(article('smtp@example.com')).toContain('<dt>Channel</dt><dd>E-mail (delivered by SMTP)</dd>');
+    expect(article('smtp@example.com')).toContain(`<dt>Application</dt><dd>${demoApp.id}</dd>`);
+    expect(article('nosubject@example.com')).toContain('<h2>(no subject)</h2>');
+    expect(article('nosubject@example.com')).toContain('<dt>Channel</dt><dd>E-mail (sandbox: not delivered)</dd>');
+    expect(article('nosubject@example.com')).not.toContain('<dt>Application</dt>');
+    expect(article('+61400000000')).toContain('<h2>SMS</h2>');
+    expect(article('+61400000000')).toContain('<dt>Channel</dt><dd>SMS (sandbox: not delivered)</dd>');
+  });
+
+  it('sends a host that is no tenant to the tenant-not-found page', async () => {
+    const response = await outboxPage(adminCookie, hosts.unknown);
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/tenantnotfound');
+  });
+
   it('escapes every value: a message with markup shows as text', async () => {
     await server.db.insert(outbox).values({
       tenantId: 'demo',
