@@ -4,7 +4,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 /**
  * A vitest reporter for the mutation runs: when a test file's own `beforeAll` fails (a mutant that
  * stops the server from being built, such as an empty route path or a fractional body limit),
- * vitest marks its tests skipped, and Stryker's vitest runner (9.5) reads a skipped test at the top
+ * vitest marks its tests skipped, and Stryker's vitest runner (9.5, 9.6) reads a skipped test at the top
  * of a file as not run: the mutant "survived" with no test run. This marks those tests failed with
  * the file's error, as they would be in a person's run (`describe`-level hooks Stryker handles).
  */
