@@ -58,11 +58,10 @@ export default {
   // as static but also covered inside a test, one ran only those tests, switched on after the import
   // (stryker-js #6144), and was never in effect. Mutants covered only inside tests still run just
   // the tests that cover them (the list machine's 1,200 path tests take 20 s).
-  ...(area.startsWith('machine') ? { ignoreStatic: false } : {}),
-  // A route module's registration (its paths, schemas and the claims each route requires) runs when
-  // a test file's beforeAll builds the server: static mutants, which one module's run tests against
-  // all of its test files instead of leaving them out.
-  ...(area.startsWith('route:') ? { ignoreStatic: false } : {}),
+  // A route module's registration (its paths, schemas and the claims each route requires) is static
+  // the same way: it runs when a test file's beforeAll builds the server, so `route:<name>` runs it
+  // against all of the module's test files instead of leaving it out.
+  ...(area.startsWith('machine') || area.startsWith('route:') ? { ignoreStatic: false } : {}),
   jsonReporter: { fileName: `reports/mutation-${folder}/mutation.json` },
   htmlReporter: { fileName: `reports/mutation-${folder}/mutation.html` },
 };
