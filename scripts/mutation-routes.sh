@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # The server tests that send each module's requests (grep the module's paths in tests/server).
 declare -A tests=(
   [health]='hardening,health'
-  [monitoring]='abuse-limits,foundation-routes,hardening'
+  [monitoring]='monitoring'
   [reports]='reports'
   [lookups]='lookups'
   [api-steps]='api-steps'
@@ -19,7 +19,7 @@ declare -A tests=(
   [identity-verification]='identity-verification'
   [bulk-upload]='bulk-upload'
   [outbox]='outbox'
-  [configuration]='foundation-routes,hardening,favicon'
+  [configuration]='configuration,favicon'
   [application-messages]='application-messages,outbox'
   [application-detail]='application-detail,depersonalise,access-control'
   [documents]='document-storage,application-detail,depersonalise,document-files'

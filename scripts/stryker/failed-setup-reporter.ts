@@ -7,6 +7,9 @@ import type { Reporter, TestModule } from 'vitest/node';
  * vitest marks its tests skipped, and Stryker's vitest runner (9.5, 9.6) reads a skipped test at the top
  * of a file as not run: the mutant "survived" with no test run. This marks those tests failed with
  * the file's error, as they would be in a person's run (`describe`-level hooks Stryker handles).
+ * A mutant that makes a module throw at import (an `Intl.DateTimeFormat` option emptied) leaves its
+ * test file with no tests at all; the file then gets one failed test, "the file loads", as a
+ * person's run fails such a file.
  */
 export default class FailedSetupFailsItsTests implements Reporter {
   onTestModuleEnd(testModule: TestModule) {
@@ -24,7 +27,24 @@ export default class FailedSetupFailsItsTests implements Reporter {
       if ('tasks' in task) task.tasks.forEach(fail);
     };
     file.tasks.forEach(fail);
+    if (file.tasks.length === 0) file.tasks.push(failedLoad(file, errors));
   }
+}
+
+function failedLoad(file: RunnerTestFile, errors: NonNullable<RunnerTestFile['result']>['errors']): RunnerTask {
+  return {
+    type: 'test',
+    id: `${file.id}_load`,
+    name: 'the file loads',
+    fullName: `${file.name} the file loads`,
+    mode: 'run',
+    file,
+    context: undefined as never,
+    annotations: [],
+    artifacts: [],
+    timeout: 0,
+    result: { state: 'fail', errors },
+  } as unknown as RunnerTask;
 }
 
 function testsOf(task: RunnerTask): RunnerTask[] {

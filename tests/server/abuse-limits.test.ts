@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { accessTokenFor, api, hosts, refresh, signIn, startTestServer, type TestServer } from './harness.ts';
-import { monitoringEnvelopes, users } from '../../server/db/schema.ts';
+import { users } from '../../server/db/schema.ts';
 import { demoPassword } from '../../server/db/seed.ts';
 import { portalClientId, portalScope } from '../../server/identity/provider.ts';
 import { lockedMessage, wrongCredentialsMessage } from '../../server/identity/interaction.routes.ts';
@@ -262,45 +262,6 @@ describe('request limits', () => {
 
 const envelope = (message: string) =>
   `${JSON.stringify({ dsn: 'https://public@monitoring.invalid/1' })}\n{"type":"event"}\n${JSON.stringify({ message })}`;
-
-describe('the monitoring tunnel', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ MONITORING_MAX_ENVELOPES: '3' });
-  });
-  afterAll(() => server.close());
-
-  const send = (payload: string, host: string = hosts.demo) =>
-    server.app.inject({
-      method: 'POST',
-      url: '/api/monitoring',
-      headers: { host, 'content-type': 'application/x-sentry-envelope' },
-      payload,
-    });
-
-  it('refuses hosts that are no tenant', async () => {
-    expect((await send(envelope('x'), hosts.unknown)).statusCode).toBe(404);
-  });
-
-  it('refuses envelopes over 64 KiB', async () => {
-    expect((await send(envelope('x'.repeat(64 * 1024)))).statusCode).toBe(413);
-    expect((await send(envelope('x'.repeat(60 * 1024)))).statusCode).toBe(200);
-  });
-
-  it('keeps only the newest envelopes', async () => {
-    for (let index = 0; index < 6; index++)
-      expect((await send(envelope(`report ${index}`))).statusCode).toBe(200);
-    const rows = await server.db
-      .select({ envelope: monitoringEnvelopes.envelope })
-      .from(monitoringEnvelopes)
-      .orderBy(monitoringEnvelopes.id);
-    expect(rows.map((row) => JSON.parse(row.envelope.split('\n')[2]!).message)).toEqual([
-      'report 3',
-      'report 4',
-      'report 5',
-    ]);
-  });
-});
 
 describe('change password', () => {
   let server: TestServer;

@@ -6,12 +6,6 @@ import { eq } from 'drizzle-orm';
 import { demoPassword } from '../../server/db/seed.ts';
 import { users } from '../../server/db/schema.ts';
 import { AccountInfoSchema } from '../../src/schemas/account.schema.ts';
-import {
-  RuntimeConfigSchema,
-  SystemConfigurationSchema,
-  SystemInformationSchema,
-  TenantConfigurationSchema,
-} from '../../src/schemas/configuration.schema.ts';
 
 let server: TestServer;
 let adminToken: string;
@@ -94,36 +88,6 @@ describe('account', () => {
   });
 });
 
-describe('configuration', () => {
-  it('serves the runtime configuration and tenant branding without a token', async () => {
-    const runtime = RuntimeConfigSchema.parse((await api(server, 'GET', '/api/configuration/portal')).json());
-    expect(runtime.authority).toBe('http://localhost/oidc');
-    expect(runtime.tokenRefreshLeadSeconds).toBe(120);
-    const acme = TenantConfigurationSchema.parse((await api(server, 'GET', '/api/configuration/tenant', { host: hosts.acme })).json());
-    expect(acme).toMatchObject({ TenantName: 'acme', SupportEmail: 'help@acme.test' });
-  });
-
-  it('validates the tenant of the host', async () => {
-    expect((await api(server, 'GET', '/api/tenant/validate')).json()).toEqual({ Success: true, TenantName: 'demo' });
-    expect((await api(server, 'GET', '/api/tenant/validate', { host: hosts.unknown })).json()).toEqual({
-      Success: false,
-      TenantName: '',
-    });
-  });
-
-  it('serves system information and the custom configuration to a signed-in user', async () => {
-    const information = SystemInformationSchema.parse(
-      (await api(server, 'GET', '/api/configuration/information', { token: readonlyToken })).json(),
-    );
-    expect(information.MaximumLabelLimit).toBe(20);
-    expect(information.AcceptedDocumentUploadExtensions).toContain('pdf');
-    const custom = SystemConfigurationSchema.parse(
-      (await api(server, 'GET', '/api/configuration/custom', { token: readonlyToken })).json(),
-    );
-    expect(custom.UISystemConfiguration.ShowEVSummaryResult).toBe(false);
-  });
-});
-
 describe('change password', () => {
   it('rejects a malformed body with 400 naming the field', async () => {
     const response = await api(server, 'POST', '/identity/account/changepassword', { token: adminToken, body: { oldPassword: 'x' } });
@@ -179,40 +143,5 @@ describe('logout', () => {
     expect(response.json()).toEqual({ Success: true });
     const { refresh } = await import('./harness.ts');
     expect((await refresh(server, tokens!.refresh_token)).statusCode).toBe(400);
-  });
-});
-
-describe('monitoring tunnel', () => {
-  it('stores a Sentry envelope and refuses garbage', async () => {
-    const envelope = `${JSON.stringify({ dsn: 'https://public@monitoring.invalid/1' })}\n{"type":"event"}\n{"message":"x"}`;
-    const stored = await server.app.inject({
-      method: 'POST',
-      url: '/api/monitoring',
-      headers: { host: hosts.demo, 'content-type': 'text/plain;charset=UTF-8' },
-      payload: envelope,
-    });
-    expect(stored.statusCode).toBe(200);
-    const garbage = await server.app.inject({
-      method: 'POST',
-      url: '/api/monitoring',
-      headers: { host: hosts.demo, 'content-type': 'text/plain' },
-      payload: 'not an envelope',
-    });
-    expect(garbage.statusCode).toBe(400);
-    expect(garbage.json().message).toBe('body: not a Sentry envelope');
-  });
-
-  it('takes an envelope of its header line alone, and refuses an empty one', async () => {
-    const send = (payload: string) =>
-      server.app.inject({
-        method: 'POST',
-        url: '/api/monitoring',
-        headers: { host: hosts.demo, 'content-type': 'application/x-sentry-envelope' },
-        payload,
-      });
-    expect((await send(JSON.stringify({ dsn: 'https://public@monitoring.invalid/1' }))).statusCode).toBe(200);
-    const empty = await send('');
-    expect(empty.statusCode).toBe(400);
-    expect(empty.json().message).toContain('An envelope is required.');
   });
 });
