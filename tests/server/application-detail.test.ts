@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import JSZip from 'jszip';
+import type { LightMyRequestResponse } from 'fastify';
 import { accessTokenFor, api, hosts, startTestServer, type TestServer, userWith } from './harness.ts';
 import {
   applicationActivity,
@@ -330,6 +331,7 @@ describe('documents', () => {
     expect(download.rawPayload.equals(pdf)).toBe(true);
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.headers['x-content-type-options']).toBe('nosniff');
+    expect(download.headers['cache-control']).toBe('no-store');
     expect(download.headers['content-disposition']).toBe(
       `attachment; filename="statement _ 'q'.pdf"; filename*=UTF-8''statement%20%C3%BC%20%27q%27.pdf`,
     );
@@ -343,6 +345,11 @@ describe('documents', () => {
     const zipResponse = await api(server, 'GET', `/api/document/zip/${rich.id}`, { token: admin });
     expect(zipResponse.statusCode).toBe(200);
     expect(zipResponse.headers['content-type']).toBe('application/zip');
+    expect(zipResponse.headers['content-disposition']).toBe(
+      `attachment; filename="application-${rich.id}-documents.zip"; filename*=UTF-8''application-${rich.id}-documents.zip`,
+    );
+    expect(zipResponse.headers['x-content-type-options']).toBe('nosniff');
+    expect(zipResponse.headers['cache-control']).toBe('no-store');
     const zip = await JSZip.loadAsync(zipResponse.rawPayload);
     const names = Object.keys(zip.files);
     expect(names).toHaveLength(documents.length);
@@ -353,11 +360,17 @@ describe('documents', () => {
   });
 
   it('answers 400 for a request that is not multipart or carries no file, and for a bad guid; 404 for an unknown document or another tenant\'s', async () => {
-    expect((await api(server, 'POST', `/api/document/upload/${rich.id}`, { token: admin, body: { file: 'x' } })).statusCode).toBe(400);
-    expect((await upload(admin, rich.id, [])).statusCode).toBe(400);
-    expect((await api(server, 'GET', `/api/document?ApplicationGuid=nope&LabDocsId=${rich.guid}`, { token: admin })).statusCode).toBe(400);
+    const refused = async (response: Promise<LightMyRequestResponse>, status: number, message: string) => {
+      const answer = await response;
+      expect(answer.statusCode).toBe(status);
+      expect(answer.json().message).toBe(message);
+    };
+    await refused(api(server, 'POST', `/api/document/upload/${rich.id}`, { token: admin, body: { file: 'x' } }), 400, 'body: must be multipart/form-data with one or more files');
+    await refused(upload(admin, rich.id, []), 400, 'files: no file in the upload');
+    await refused(api(server, 'GET', `/api/document?ApplicationGuid=nope&LabDocsId=${rich.guid}`, { token: admin }), 400, 'ApplicationGuid: must be a GUID');
+    await refused(api(server, 'GET', `/api/document?ApplicationGuid=${rich.guid}&LabDocsId=nope`, { token: admin }), 400, 'LabDocsId: must be a GUID');
     expect((await api(server, 'GET', `/api/document?ApplicationGuid=${rich.guid}`, { token: admin })).statusCode).toBe(400);
-    expect((await api(server, 'GET', `/api/document?ApplicationGuid=${rich.guid}&LabDocsId=${rich.guid}`, { token: admin })).statusCode).toBe(404);
+    await refused(api(server, 'GET', `/api/document?ApplicationGuid=${rich.guid}&LabDocsId=${rich.guid}`, { token: admin }), 404, 'LabDocsId: no such document on this application.');
     const [acmeDocument] = await server.db.select().from(applicationDocuments).where(eq(applicationDocuments.applicationId, acmeApp.id)).limit(1);
     if (acmeDocument) {
       expect((await api(server, 'GET', `/api/document?ApplicationGuid=${acmeApp.guid}&LabDocsId=${acmeDocument.publicId}`, { token: admin })).statusCode).toBe(404);
@@ -423,12 +436,13 @@ describe('documents', () => {
         { name: 'same.pdf', bytes: samplePdf('first') },
         { name: 'SAME.pdf', bytes: samplePdf('second') },
         { name: 'same', bytes: samplePdf('third') },
+        { name: 'Same.pdf', bytes: samplePdf('fourth') },
       ]);
-      expect(UploadDocumentsResponseSchema.parse(response.json()).UploadedDocuments.map((result) => result.Success)).toEqual([true, true, false]);
+      expect(UploadDocumentsResponseSchema.parse(response.json()).UploadedDocuments.map((result) => result.Success)).toEqual([true, true, false, true]);
       const zip = await JSZip.loadAsync((await api(server, 'GET', `/api/document/zip/${app.id}`, { token: admin })).rawPayload);
       const names = Object.keys(zip.files);
       // Which one is second follows the zip's order (newest first); names differing in case only clash on most disks.
-      expect(names.filter((name) => name.toLowerCase().startsWith('same')).map((name) => name.toLowerCase()).sort()).toEqual(['same (2).pdf', 'same.pdf']);
+      expect(names.filter((name) => name.toLowerCase().startsWith('same')).map((name) => name.toLowerCase()).sort()).toEqual(['same (2).pdf', 'same (3).pdf', 'same.pdf']);
     });
   });
 

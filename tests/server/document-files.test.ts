@@ -26,6 +26,8 @@ describe('a file name as stored and shown', () => {
     const long = cleanFileName(`${'y'.repeat(250)}.jpeg`);
     expect(long).toBe(`${'y'.repeat(195)}.jpeg`);
     expect(long).toHaveLength(200);
+    const bare = 'z'.repeat(200);
+    expect(cleanFileName(bare)).toBe(bare);
   });
 });
 
@@ -73,9 +75,12 @@ describe('the content type a file is stored under', () => {
 
   it('takes a binary file whose content sniffs as its extension, under the sniffed type', () => {
     expect(acceptedContentType('pdf', 'pdf', 'application/pdf', text)).toBe('application/pdf');
+    expect(acceptedContentType('jpg', 'jpg', 'image/jpeg', text)).toBe('image/jpeg');
     expect(acceptedContentType('jpeg', 'jpg', 'image/jpeg', text)).toBe('image/jpeg');
+    expect(acceptedContentType('tif', 'tif', 'image/tiff', text)).toBe('image/tiff');
     expect(acceptedContentType('tiff', 'tif', 'image/tiff', text)).toBe('image/tiff');
     expect(acceptedContentType('doc', 'cfb', 'application/x-cfb', text)).toBe('application/x-cfb');
+    expect(acceptedContentType('xls', 'cfb', 'application/x-cfb', text)).toBe('application/x-cfb');
   });
 
   it('refuses content that is not what the extension says, or is not recognised', () => {
@@ -84,6 +89,9 @@ describe('the content type a file is stored under', () => {
     expect(acceptedContentType('pdf', 'pdf', undefined, text)).toBeUndefined();
     expect(acceptedContentType('pdf', undefined, 'application/pdf', text)).toBeUndefined();
     expect(acceptedContentType('docx', 'pdf', 'application/pdf', text)).toBeUndefined();
+    // A zip is no spreadsheet or presentation of another kind, nor a Word file of the old kind.
+    expect(acceptedContentType('xlsx', 'pptx', 'application/x-pptx', text)).toBeUndefined();
+    expect(acceptedContentType('doc', 'zip', 'application/zip', text)).toBeUndefined();
   });
 
   it('names an Office file that sniffs as a plain zip by its extension', () => {
@@ -92,5 +100,7 @@ describe('the content type a file is stored under', () => {
     expect(acceptedContentType('pptx', 'zip', 'application/zip', text)).toBe('application/vnd.openxmlformats-officedocument.presentationml.presentation');
     expect(acceptedContentType('zip', 'zip', 'application/zip', text)).toBe('application/zip');
     expect(acceptedContentType('docx', 'docx', 'application/x-docx-as-sniffed', text)).toBe('application/x-docx-as-sniffed');
+    expect(acceptedContentType('xlsx', 'xlsx', 'application/x-xlsx-as-sniffed', text)).toBe('application/x-xlsx-as-sniffed');
+    expect(acceptedContentType('pptx', 'pptx', 'application/x-pptx-as-sniffed', text)).toBe('application/x-pptx-as-sniffed');
   });
 });

@@ -15,7 +15,7 @@ afterAll(() => server.close());
 const header = JSON.stringify({ dsn: 'https://public@monitoring.invalid/1' });
 const envelope = (message: string) => `${header}\n{"type":"event"}\n${JSON.stringify({ message })}`;
 
-const send = (payload: string, { host = hosts.demo, type = 'application/x-sentry-envelope' } = {}) =>
+const send = (payload: string, { host = hosts.demo as string, type = 'application/x-sentry-envelope' } = {}) =>
   server.app.inject({ method: 'POST', url: '/api/monitoring', headers: { host, 'content-type': type }, payload });
 
 const storedMessages = async () =>
