@@ -73,6 +73,16 @@ export const equivalentServerMutants = [
     why: 'the answer is the same either way by design (the rows are gone; the bytes are orphaned); only the log differs',
   },
   {
+    file: 'server/api/monitoring.routes.ts',
+    what: 'when to vacuum (`stored.id % vacuumEvery === 0` made true, false or otherwise changed), and `if (stored)` made true',
+    why: 'vacuum only makes dead rows reusable: the answer and the rows kept are the same whether it runs after every envelope, every hundredth or never; an insert with `returning` always returns its row',
+  },
+  {
+    file: 'server/api/monitoring.routes.ts',
+    what: "`isEnvelope`'s `catch { return false; }` emptied",
+    why: 'the function then returns undefined, which refuses the envelope exactly as false does',
+  },
+  {
     file: 'server/api/auth.ts',
     what: 'StringLiteral in the 403 message texts ("Requires the … claim.")',
     why: 'the message is informative only; tests assert the status and that a message names the claim, not the exact wording',
