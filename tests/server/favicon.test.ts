@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
   await server.db.insert(tenants).values([
     tenant('weblogo', 'Web Logo Pty', 'https://cdn.example.com/logo.png'),
-    tenant('nologo', '  zebra & <Co>', 'http://insecure.example.com/logo.png', '#0a0"b'),
+    tenant('nologo', '  zebra & <Co>', 'http://insecure.example.com/logo.png?from=https://cdn.example.com/', '#0a0"b'),
     tenant('badlogo', 'Broken', 'data:image/svg+xml,%E0%A4%A'),
   ]);
   await server.db.insert(tenantHosts).values([
@@ -52,7 +52,7 @@ describe('the favicon', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=3600');
   });
 
-  it("draws the tenant's initial on its colour for any other logo, escaped", async () => {
+  it("draws the tenant's initial on its colour for any other logo (one that only mentions https too), escaped", async () => {
     const response = await icon('nologo.localhost');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/svg+xml');
