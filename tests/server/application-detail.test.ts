@@ -110,7 +110,7 @@ describe('every detail route: 401 without a token, 400 for a bad id', () => {
     for (const id of ['abc', '12x', 'x12']) {
       const response = await api(server, method, url.replace(/1$/, id), { token: admin, ...(method === 'POST' ? { body: { Comment: 'x' } } : {}) });
       expect(response.statusCode, id).toBe(400);
-      expect(response.json().message).toMatch(/id/);
+      expect(response.json().message).toContain('id: must be an ApplicationID (digits)');
     }
   });
 });
@@ -141,6 +141,7 @@ describe('GET /api/application/get/{id}', () => {
     expect(response.statusCode).toBe(200);
     // The detail changes with every action: never kept by a cache on the way.
     expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = ApplicationDetailSchema.parse(response.json());
     expect(body).toMatchObject({ ApplicationID: rich.id, ApplicationId: rich.id, ApplicationGuid: rich.guid, InstanceName: 'demo' });
     expect(body.BusinessRuleViolations.length).toBeGreaterThan(0);
