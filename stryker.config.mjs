@@ -99,6 +99,11 @@ export const equivalentServerMutants = [
   },
   {
     file: 'server/api/auth.ts',
+    what: "`jwtVerify`'s options emptied (line 76), its `catch` emptied (77), and the parse-or-expiry check (82) made false",
+    why: "each is one of two locks on the same door: without the issuer check another tenant's token still fails the Tenant comparison (96), and the reverse; only this provider's access tokens carry `gid` and `Permissions`, so an ID token fails the schema; an emptied catch leaves the payload undefined, which the schema refuses; this provider's tokens always parse and carry `exp`",
+  },
+  {
+    file: 'server/api/auth.ts',
     what: "the `?? ''` defaults of the Authorization header, the Host header and the token's scope",
     why: 'a missing header fails the Bearer pattern (or the tenant lookup) whatever the default; tokens of this provider always carry a scope',
   },
