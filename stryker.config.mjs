@@ -84,11 +84,6 @@ export const equivalentServerMutants = [
   },
   {
     file: 'server/api/auth.ts',
-    what: 'StringLiteral in the 403 message texts ("Requires the … claim.")',
-    why: 'the message is informative only; tests assert the status and that a message names the claim, not the exact wording',
-  },
-  {
-    file: 'server/api/auth.ts',
     what: 'the remembered-verification cache: its use (line 73), its entry\'s expiry arithmetic (83) and its size bound (84)',
     why: 'the cache only spares the RSA check; without it, or with entries that expire at once, every request verifies the token again with the same answer (tests/server/access-control.test.ts checks that a remembered token still ends at its expiry); the bound limits memory only',
   },

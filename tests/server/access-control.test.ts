@@ -111,6 +111,13 @@ describe('claims', () => {
     expect(response.json().message).toBe('Requires the vpnsummary.view claim.');
   });
 
+  it('names every claim a route requires that the caller lacks', async () => {
+    const { token } = await userWith(server, 'claims-two@demo.test', [listClaim]);
+    const response = await api(server, 'GET', '/api/application/export/my', { token });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe('Requires the app.export, view.myapps claim.');
+  });
+
   it('lets in a caller with any one of the claims of which a route requires one', async () => {
     const { token } = await userWith(server, 'claims-one-of@demo.test', [listClaim]);
     const response = await api(server, 'GET', '/api/application/get/1', { token });
