@@ -413,6 +413,17 @@ describe('documents', () => {
       expect(body).toMatchObject({ ErrorNo: 1, Message: '1 of 5 files could not be uploaded.' });
     });
 
+    it('takes a file of exactly the size limit, and answers an upload with no refusal with ErrorNo 0, no message and the time of each', async () => {
+      const app = await another();
+      const before = Date.now();
+      const response = await upload(admin, app.id, [{ name: 'exact.pdf', bytes: pdfOf(maxFile) }]);
+      const body = UploadDocumentsResponseSchema.parse(response.json());
+      expect(body).toMatchObject({ ErrorNo: 0, Message: '' });
+      expect(body.UploadedDocuments.map((result) => [result.FileName, result.Success, result.Message])).toEqual([['exact.pdf', true, '']]);
+      // Whole seconds or milliseconds, the time of the upload: not 0.
+      expect(body.UploadedDocuments[0]!.UploadedTimestamp).toBeGreaterThanOrEqual(Math.floor(before / 1000) - 1);
+    });
+
     it('refuses a request that declares more than the budget with 413, before reading it', async () => {
       const app = await another();
       const before = await documentCount(app.id);
