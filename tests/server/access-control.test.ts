@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { users } from '../../server/db/schema.ts';
-import { api, hosts, signIn, startTestServer, userWith, type TestServer } from './harness.ts';
-import { portalClientId } from '../../server/identity/provider.ts';
+import { api, hosts, refresh, signIn, startTestServer, userWith, type TestServer } from './harness.ts';
 
 /**
  * The bearer check every API route runs (server/api/auth.ts), rule by rule: the header's form, the
@@ -136,17 +135,7 @@ describe('scopes', () => {
   it('refuses a token without the scope a route requires, naming it', async () => {
     const { tokens } = await signIn(server, 'admin@demo.test');
     // The portal asks for every scope; a client may narrow them when it refreshes.
-    const narrowed = await server.app.inject({
-      method: 'POST',
-      url: '/oidc/token',
-      headers: { host: hosts.demo, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: tokens!.refresh_token,
-        client_id: portalClientId,
-        scope: 'openid entityverification',
-      }).toString(),
-    });
+    const narrowed = await refresh(server, tokens!.refresh_token, hosts.demo, 'openid entityverification');
     expect(narrowed.statusCode, narrowed.body).toBe(200);
     const token = narrowed.json<{ access_token: string }>().access_token;
     const response = await ping(`Bearer ${token}`);

@@ -185,12 +185,18 @@ export async function accessTokenFor(server: TestServer, email: string, host: st
   return tokens.access_token;
 }
 
-export function refresh(server: TestServer, refreshToken: string, host: string = hosts.demo) {
+/** The refresh grant, as the portal sends it; `scope` narrows the new token's scopes, as any client may. */
+export function refresh(server: TestServer, refreshToken: string, host: string = hosts.demo, scope?: string) {
   return server.app.inject({
     method: 'POST',
     url: '/oidc/token',
     headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: portalClientId }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: portalClientId,
+      ...(scope ? { scope } : {}),
+    }).toString(),
   });
 }
 
