@@ -16,6 +16,7 @@ import { tenantSettingsOf } from './configuration.routes.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { ApplicationIdParamsSchema, applicationNotFoundMessage, viewApplicationRule, visibleApplicationOr404 } from './application-detail.routes.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { attachmentHeader } from '../content-disposition.ts';
 
 /** How far into a file the content sniffer reads (file-type's default sample). */
 const sniffBytes = 4100;
@@ -63,16 +64,6 @@ export function cleanFileName(name: string): string {
   if (clean.length <= 200) return clean;
   const extension = extensionOf(clean);
   return `${clean.slice(0, 200 - extension.length - 1)}.${extension}`;
-}
-
-/**
- * content-disposition for a download: an ASCII fallback in `filename` (quotes, backslashes and
- * anything outside printable ASCII replaced) and the real name in RFC 5987 `filename*`.
- */
-export function attachmentHeader(fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'document';
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Counts bytes, keeps the first `sniffBytes` and fails the stream when `limit` is passed. */

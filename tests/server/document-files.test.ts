@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedContentType, attachmentHeader, cleanFileName, extensionOf } from '../../server/api/documents.routes.ts';
+import { acceptedContentType, cleanFileName, extensionOf } from '../../server/api/documents.routes.ts';
+import { attachmentHeader } from '../../server/content-disposition.ts';
 
 /**
  * The rules an uploaded or downloaded file's name and content go through (documents.routes.ts),
