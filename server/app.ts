@@ -35,6 +35,7 @@ import { registerRateLimits } from './rate-limits.ts';
 import { registerErrorHandler } from './errors.ts';
 import { registerInputGuards } from './input-guards.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { registerApplicationWriteRule } from './api/application-write-rule.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,6 +64,8 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   const routes: RouteOptions[] = [];
   app.decorate('routeCatalogue', routes);
   app.addHook('onRoute', (route) => void routes.push(route));
+  // Every write route declares the applications it writes, and gets their state rule (issue 27).
+  registerApplicationWriteRule(app, db);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );

@@ -35,7 +35,7 @@ export function registerAdminRoutes({ app, db, access }: RouteContext) {
 
   app.post(
     '/api/admin/save',
-    { preValidation: admin, schema: { body: SaveColumnsRequestSchema, response: { 200: SaveResultSchema } } },
+    { config: { application: 'none' }, preValidation: admin, schema: { body: SaveColumnsRequestSchema, response: { 200: SaveResultSchema } } },
     async (request) => {
       // ID, Email, AccountName and Status are always visible: a save that hides one is refused whole.
       const problem = columnSaveProblem(request.body.Columns);
@@ -51,7 +51,7 @@ export function registerAdminRoutes({ app, db, access }: RouteContext) {
 
   app.post(
     '/api/admin/rows/save',
-    { preValidation: admin, schema: { body: SaveRowsRequestSchema, response: { 200: SaveResultSchema } } },
+    { config: { application: 'none' }, preValidation: admin, schema: { body: SaveRowsRequestSchema, response: { 200: SaveResultSchema } } },
     async (request) => {
       const problem = rowSaveProblem(request.body.Rows);
       if (problem) throw badRequest(problem);

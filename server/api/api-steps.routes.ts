@@ -5,6 +5,7 @@ import type { ApiSteps } from '../providers/api-steps/api-steps.ts';
 import { actionableDetailByGuid, enforceActionRule } from './application-action-checks.ts';
 import { viewApplicationRule } from './application-detail.routes.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { applicationGuidIn } from './application-write-rule.ts';
 
 const apiStepActivity = (displayName: string, sender: string, answer: { ErrorNo: number; Message: string }) =>
   `${displayName} triggered by ${sender}: ${answer.ErrorNo === 0 ? 'succeeded' : `failed (${answer.ErrorNo})`}. ${answer.Message}`;
@@ -21,6 +22,7 @@ export function registerApiStepRoutes({ app, db, access }: RouteContext, apiStep
   app.post(
     '/api/application/triggerapi',
     {
+      config: { application: applicationGuidIn('body', 'ApplicationGuid') },
       preValidation: access.requireAccess(viewApplicationRule),
       schema: { body: TriggerApiRequestSchema, response: { 200: TriggerApiResponseSchema } },
     },

@@ -56,6 +56,7 @@ import {
 import { formUrl } from './applications.routes.ts';
 import { tenantSettingsOf } from './configuration.routes.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { applicationGuidIn, applicationIdParam } from './application-write-rule.ts';
 
 const GuidParamsSchema = z.object({ guid: z.uuid('guid: must be an ApplicationGuid') });
 const SigningModeParamsSchema = ApplicationIdParamsSchema.extend({ mode: SigningModeSchema });
@@ -126,6 +127,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/assign/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: accessFor('assign'),
       schema: {
         params: ApplicationIdParamsSchema,
@@ -153,6 +155,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/label/add',
     {
+      config: { application: 'none' },
       preValidation: access.requireAccess({ scope: 'applicationmanager', claims: ['label.add'] }),
       schema: { body: AddLabelRequestSchema, response: { 200: ActionResultSchema } },
     },
@@ -172,6 +175,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/label/save',
     {
+      config: { application: applicationGuidIn('body', 'ApplicationId') },
       preValidation: accessFor('setLabel'),
       schema: { body: SaveLabelRequestSchema, response: { 200: ActionResultSchema } },
     },
@@ -191,6 +195,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/updateowner/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: accessFor('changeOwner'),
       schema: {
         params: ApplicationIdParamsSchema,
@@ -213,6 +218,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/changeprimaryemail/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: accessFor('changePrimaryEmail'),
       schema: {
         params: ApplicationIdParamsSchema,
@@ -234,6 +240,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/changesigningmode/:id/:mode',
     {
+      config: { application: applicationIdParam() },
       preValidation: accessFor('changeSigningMode'),
       schema: { params: SigningModeParamsSchema, response: { 200: ActionResultSchema } },
     },
@@ -249,6 +256,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/unlockapplication/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: accessFor('unlockApplication'),
       schema: { params: ApplicationIdParamsSchema, response: { 200: ActionResultSchema } },
     },
@@ -265,6 +273,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/applicant/labformmfaunlock',
     {
+      config: { application: applicationGuidIn('body', 'ApplicationId') },
       preValidation: accessFor('unlockApplicant'),
       schema: { body: UnlockApplicantRequestSchema, response: { 200: ActionResultSchema } },
     },
@@ -303,6 +312,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/requestedit/:guid',
     {
+      config: { application: applicationGuidIn('params', 'guid') },
       preValidation: accessFor('edit'),
       schema: {
         params: GuidParamsSchema,
@@ -348,6 +358,7 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
   app.put(
     '/api/application/depersonalise/:guid',
     {
+      config: { application: applicationGuidIn('params', 'guid') },
       preValidation: accessFor('depersonalise'),
       schema: { params: GuidParamsSchema, response: { 200: DepersonaliseResponseSchema } },
     },

@@ -22,6 +22,7 @@ import {
 import type { Actor } from '../db/applications-store.ts';
 import type { Database } from '../db/client.ts';
 import { principalOf, type RouteContext } from './context.ts';
+import { applicationIdParam } from './application-write-rule.ts';
 
 const applicationManager = 'applicationmanager' as const;
 
@@ -99,6 +100,7 @@ export function registerApplicationDetailRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/application/reload/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: access.requireAccess(viewApplicationRule),
       schema: { params: ApplicationIdParamsSchema, response: { 200: ReloadResponseSchema } },
     },
@@ -123,6 +125,7 @@ export function registerApplicationDetailRoutes({ app, db, access }: RouteContex
   app.post(
     '/api/comment/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: access.requireAccess({ ...viewApplicationRule, claims: ['comment.add'] }),
       schema: { params: ApplicationIdParamsSchema, body: AddCommentRequestSchema, response: { 200: CommentsResponseSchema } },
     },

@@ -19,6 +19,7 @@ import { requestOrigin, type Principal } from './auth.ts';
 import { ApplicationIdParamsSchema, viewApplicationRule } from './application-detail.routes.ts';
 import { actionableDetail, enforceActionRule } from './application-action-checks.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { applicationIdParam } from './application-write-rule.ts';
 
 export const applicantNotFoundMessage = 'The applicant cannot be found on this application.';
 export const noEmailAddressMessage = 'There is no e-mail address to send to.';
@@ -133,6 +134,7 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
   app.post(
     '/api/application/emailresumelink/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: access.requireAccess(viewApplicationRule),
       schema: {
         params: ApplicationIdParamsSchema,
@@ -169,6 +171,7 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
   app.post(
     '/api/application/resendindividualresumelinkemail/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: access.requireAccess(viewApplicationRule),
       schema: {
         params: ApplicationIdParamsSchema,
@@ -215,6 +218,7 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
   app.post(
     '/api/application/resendcompletionemail/:id',
     {
+      config: { application: applicationIdParam() },
       preValidation: access.requireAccess(viewApplicationRule),
       schema: {
         params: ApplicationIdParamsSchema,

@@ -15,7 +15,7 @@ import {
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { parseListRequest, type ListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
-import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
+import { badRequest, forbidden, notFound } from '../http-error.ts';
 import { html, raw } from '../html.ts';
 import { listEngineFor } from '../db/applications-list.ts';
 import { listPageJson } from '../db/list-rows.ts';
@@ -37,7 +37,9 @@ import {
   type FormPurpose,
 } from '../db/applications-store.ts';
 import { requestOrigin } from './auth.ts';
+import { cancelledLinkMessage, cancelledStatus, depersonalisedLinkMessage, depersonalisedStatus } from '../../src/domain/application-write-rule.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { applicationGuidIn, applicationGuidsIn } from './application-write-rule.ts';
 
 const applicationManager = 'applicationmanager' as const;
 
@@ -106,6 +108,7 @@ export function registerApplicationRoutes(context: RouteContext) {
     app.post(
       `/api/application/export/${view}/link`,
       {
+        config: { application: 'none' },
         preValidation: exportAccess,
         schema: { querystring: ApplicationListQuerySchema, response: { 200: ExportLinkResponseSchema } },
       },
@@ -152,6 +155,7 @@ export function registerApplicationRoutes(context: RouteContext) {
   app.post(
     '/api/application/cancel',
     {
+      config: { application: applicationGuidsIn('ApplicationCancellations') },
       preValidation: access.requireAccess({ scope: applicationManager, claims: ['app.cancel'] }),
       schema: { body: CancelApplicationsRequestSchema, response: { 200: CancelApplicationsResponseSchema } },
     },
@@ -167,6 +171,7 @@ export function registerApplicationRoutes(context: RouteContext) {
   app.post(
     '/api/application/new',
     {
+      config: { application: 'none' },
       preValidation: access.requireAccess({ scope: applicationManager, claims: ['app.create'] }),
       schema: { response: { 200: NewApplicationResponseSchema } },
     },
@@ -181,6 +186,7 @@ export function registerApplicationRoutes(context: RouteContext) {
   app.post(
     '/api/application/newonbehalf',
     {
+      config: { application: 'none' },
       preValidation: access.requireAccess({ scope: applicationManager, claims: ['app.createonbehalf'] }),
       schema: { body: NewOnBehalfRequestSchema, response: { 200: NewOnBehalfResponseSchema } },
     },
@@ -197,8 +203,7 @@ export function registerApplicationRoutes(context: RouteContext) {
 }
 
 const FormParamsSchema = z.object({ guid: z.string() });
-const cancelledFormMessage = 'This application has been cancelled and can no longer be edited.';
-const cancelled = (application: { status: string }) => application.status === 'Cancelled';
+const cancelled = (application: { status: string }) => application.status === cancelledStatus;
 const FormQuerySchema = z.object({ token: z.string().default(''), saved: z.string().optional() });
 const FormBodySchema = z.object({
   token: z.string().default(''),
@@ -245,6 +250,8 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     { schema: { params: FormParamsSchema, querystring: FormQuerySchema } },
     async (request, reply) => {
       const { tenant, application, purpose } = await load(request, request.params.guid, request.query.token);
+      // Depersonalising ends every link of the application: what it showed is gone, and so is the form.
+      if (application.status === depersonalisedStatus) return send(reply.code(410), (nonce) => unavailablePage(tenant.name, tenant.primaryColor, nonce));
       return send(reply, (nonce) =>
         html`<!doctype html>
 <html lang="en">
@@ -272,7 +279,7 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
     <dt>Owner</dt><dd>${application.adviserName}</dd>
     <dt>Type</dt><dd>${application.applicationType}</dd>
   </dl>
-  ${cancelled(application) ? raw(`<p class="saved" role="status">${cancelledFormMessage}</p>`) : purpose === 'view' ? raw(html`<dl>
+  ${cancelled(application) ? raw(`<p class="saved" role="status">${cancelledLinkMessage}</p>`) : purpose === 'view' ? raw(html`<dl>
     <dt>Account name</dt><dd>${application.accountName}</dd>
     <dt>Client name</dt><dd>${application.clientName}</dd>
     <dt>E-mail</dt><dd>${application.primaryEmail}</dd>
@@ -295,12 +302,12 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
 
   app.post(
     '/external/application-form/:guid',
-    { schema: { params: FormParamsSchema, body: FormBodySchema } },
+    { config: { application: applicationGuidIn('params', 'guid') }, schema: { params: FormParamsSchema, body: FormBodySchema } },
     async (request, reply) => {
       const { tenant, application, purpose } = await load(request, request.params.guid, request.body.token);
       if (purpose !== 'edit') throw forbidden('This link only shows the application.');
-      // The link outlives the application: a cancelled one is closed to changes.
-      if (cancelled(application)) throw new HttpError(409, cancelledFormMessage);
+      // The link outlives the application: a cancelled or depersonalised one is closed to changes by
+      // the write rule this route is registered with (config.application), before this handler runs.
       await saveFormDetails(db, tenant.id, application.id, {
         accountName: request.body.AccountName,
         clientName: request.body.ClientName,
@@ -309,4 +316,26 @@ function registerApplicationFormPage({ app, db }: RouteContext) {
       return reply.redirect(`/external/application-form/${application.guid}?token=${encodeURIComponent(request.body.token)}&saved=1`, 303);
     },
   );
+}
+
+/** What a link of a depersonalised application opens: that it is no longer available, and nothing of it. */
+function unavailablePage(tenantName: string, colour: string, nonce: string) {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Application no longer available · ${tenantName}</title>
+<style nonce="${nonce}">
+  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #1d2430; background: #f3f5f8; }
+  main { max-width: 560px; margin: 32px auto; background: #fff; border-radius: 12px; padding: 32px; border-top: 4px solid ${colour}; }
+</style>
+</head>
+<body>
+<main>
+  <h1>${tenantName}</h1>
+  <p role="status">${depersonalisedLinkMessage}</p>
+</main>
+</body>
+</html>`;
 }

@@ -108,7 +108,7 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
 
     typed.post(
       '/api/application/bulkupload',
-      { preValidation: rule, schema: { response: { 200: BulkUploadResponseSchema } } },
+      { config: { application: 'none' }, preValidation: rule, schema: { response: { 200: BulkUploadResponseSchema } } },
       async (request) => {
         if (!request.isMultipart()) throw badRequest('files[]: must be multipart/form-data with one file');
         const principal = principalOf(request);

@@ -16,6 +16,7 @@ import { tenantSettingsOf } from './configuration.routes.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { ApplicationIdParamsSchema, applicationNotFoundMessage, viewApplicationRule, visibleApplicationOr404 } from './application-detail.routes.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { applicationIdParam } from './application-write-rule.ts';
 import { attachmentHeader } from '../content-disposition.ts';
 
 /** How far into a file the content sniffer reads (file-type's default sample). */
@@ -191,6 +192,7 @@ export function registerDocumentRoutes({ app, db, access, config }: RouteContext
     typed.post(
       '/api/document/upload/:id',
       {
+        config: { application: applicationIdParam() },
         preValidation: access.requireAccess({ ...viewApplicationRule, claims: ['document.upload'] }),
         schema: { params: ApplicationIdParamsSchema, response: { 200: UploadDocumentsResponseSchema } },
       },

@@ -31,6 +31,7 @@ import { createSandboxIdentityVerification } from '../providers/identity-verific
 import { compileForm, formDataProblem, type CompiledForm } from '../providers/identity-verification/form-validators.ts';
 import { applicationNotFoundMessage, viewApplicationRule } from './application-detail.routes.ts';
 import { principalOf, type RouteContext } from './context.ts';
+import { applicationGuidIn } from './application-write-rule.ts';
 
 export const individualNotFoundMessage = 'This individual is not part of the application.';
 export const notEligibleMessage = (mode: VerificationMode) => `This requirement is not eligible for ${verificationModeWords(mode)}.`;
@@ -109,6 +110,7 @@ export function registerIdentityVerificationRoutes(
   app.post(
     '/api/Reverification/verify/:applicationGuid',
     {
+      config: { application: applicationGuidIn('params', 'applicationGuid') },
       preValidation: access.requireAccess(viewApplicationRule),
       schema: { params: VerifyParamsSchema, body: VerifyRequestSchema, response: { 200: VerifyResponseSchema } },
     },

@@ -30,6 +30,7 @@ export function registerMonitoringRoutes({ app, db, config }: RouteContext) {
   app.post(
     '/api/monitoring',
     {
+      config: { application: 'none' },
       bodyLimit: maxEnvelopeBytes,
       // Before the body is read: a host that is no tenant gets nothing stored.
       onRequest: async (request) => {

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { emptyFilters } from '../../src/domain/list-request.ts';
+import { closedStatuses } from '../../src/domain/application-write-rule.ts';
 import {
   detailRowCatalogue,
   detailRowNames,
@@ -102,7 +103,15 @@ async function cancelVisible(tx: Pick<Database, 'update' | 'insert' | 'select'>,
   const cancelled = await tx
     .update(applications)
     .set({ status: 'Cancelled', previousStatus: sql`${applications.status}` })
-    .where(and(inArray(applications.guid, [...guids]), eq(applications.tenantId, actor.tenantId), visibleTo(actor)))
+    .where(
+      and(
+        inArray(applications.guid, [...guids]),
+        eq(applications.tenantId, actor.tenantId),
+        visibleTo(actor),
+        // The one write rule (src/domain/application-write-rule.ts), per application: a depersonalised one fails.
+        notInArray(applications.status, [...closedStatuses]),
+      ),
+    )
     .returning({ id: applications.id, guid: applications.guid });
   if (cancelled.length > 0) {
     await tx.insert(applicationActivity).values(

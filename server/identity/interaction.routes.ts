@@ -68,7 +68,7 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
   });
 
-  app.post<{ Params: { uid: string } }>('/interaction/:uid/login', async (request, reply) => {
+  app.post<{ Params: { uid: string } }>('/interaction/:uid/login', { config: { application: 'none' } }, async (request, reply) => {
     const provider = await providerFor(request);
     const details = await provider.interactionDetails(request.raw, reply.raw);
     const tenant = request.tenant;

@@ -24,6 +24,7 @@ export function registerPasswordRoutes({ app, db, access }: RouteContext) {
   app.post(
     '/identity/account/changepassword',
     {
+      config: { application: 'none' },
       onRequest: access.requireAccess({ scope: 'applicationmanager' }),
       schema: { body: ChangePasswordRequestSchema, response: { 200: ChangePasswordResponseSchema } },
     },

@@ -1,4 +1,5 @@
 import { hasClaim, type Claims } from './permissions.ts';
+import { applicationWriteProblem } from './application-write-rule.ts';
 
 /**
  * AM §6: which action on an application a person may take, as claim AND state. One table serves
@@ -19,7 +20,6 @@ export const resumableStatuses: readonly string[] = ['Adviser submit', 'Primary 
 
 const printAndSign = 'Print & Sign';
 const depersonalised = 'Depersonalised';
-const cancelled = 'Cancelled';
 
 interface ActionRule {
   /** The claim this action needs; a function when the claim depends on the application (reports). */
@@ -29,12 +29,8 @@ interface ActionRule {
 }
 
 const always = () => undefined;
-const unlessGone = (facts: ActionFacts) =>
-  facts.Status === depersonalised
-    ? 'This application has been depersonalised.'
-    : facts.Status === cancelled
-      ? 'This application has been cancelled.'
-      : undefined;
+/** The one write rule (application-write-rule.ts): nothing is written to a depersonalised or cancelled application. */
+const unlessGone = (facts: ActionFacts) => applicationWriteProblem(facts.Status);
 
 export const actionRules = {
   unlockApplication: {

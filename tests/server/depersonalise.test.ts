@@ -248,7 +248,7 @@ describe('PUT /api/application/depersonalise/{guid}', { timeout: 120_000 }, () =
 
     const again = await depersonalise(inject, application.guid);
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe('This application has already been depersonalised.');
+    expect(again.json().message).toBe('This application has been depersonalised.');
     expect((await server.db.select().from(applicationActivity).where(eq(applicationActivity.applicationId, application.id))).length).toBe(feedAfter.length);
   });
 

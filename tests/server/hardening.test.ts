@@ -257,7 +257,8 @@ describe('9. smaller findings', () => {
 
   it('cancelling again what this caller already cancelled is success, and 500 go in one request', async () => {
     const guids = (await tenantApplications(server))
-      .filter((row) => row.status !== 'Cancelled')
+      // Depersonalised ones are closed to every write (issue 27): their cancel fails, as tested in application-write-rule.test.ts.
+      .filter((row) => row.status !== 'Cancelled' && row.status !== 'Depersonalised')
       .slice(0, 500)
       .map((row) => row.guid);
     const body = { ApplicationCancellations: guids.map((ApplicationGuid) => ({ ApplicationGuid })) };

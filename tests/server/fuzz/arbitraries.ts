@@ -27,6 +27,7 @@ export interface JsonSchema {
   maxItems?: number;
   minimum?: number;
   maximum?: number;
+  pattern?: string;
 }
 
 export const toJsonSchema = (schema: unknown): JsonSchema =>
