@@ -86,7 +86,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   const providerFor = mountIdentityProvider(app, { db, config, secrets });
   registerInteractionRoutes(app, db, providerFor);
 
-  const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets) };
+  const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets, app.accountWriteLimit) };
   registerPasswordRoutes(context);
   registerAccountRoutes(context);
   registerConfigurationRoutes(context);
