@@ -35,6 +35,8 @@ import { registerRateLimits } from './rate-limits.ts';
 import { registerErrorHandler } from './errors.ts';
 import { registerInputGuards } from './input-guards.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { registerProxyHeaders, trustProxyOf } from './trust-proxy.ts';
+import { originFormTarget } from './request-target.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,7 +58,7 @@ export interface AppOptions {
 
 /** Builds the portal server: identity provider, API and (when built) the portal itself. */
 export async function buildApp({ db, config, distDir, databaseRestarts = () => 0, storage = storageFor(config, db) }: AppOptions) {
-  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: trustProxyOf(config.TRUST_PROXY), rewriteUrl: originFormTarget }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every route as registered, with its schema: the fuzz suite reads this, so a new route is fuzzed the day it exists.
@@ -71,6 +73,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   // Order matters: headers first (every answer carries them, refusals too), then the input rules,
   // then the tenant; all before the identity provider's hook takes its requests over.
   await registerSecurityHeaders(app);
+  registerProxyHeaders(app, trustProxyOf(config.TRUST_PROXY));
   registerInputGuards(app);
 
   const resolveTenant = createTenantResolver(db);
