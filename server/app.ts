@@ -36,6 +36,8 @@ import { registerErrorHandler } from './errors.ts';
 import { registerInputGuards } from './input-guards.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerApplicationWriteRule } from './api/application-write-rule.ts';
+import { registerProxyHeaders, trustProxyOf } from './trust-proxy.ts';
+import { originFormTarget } from './request-target.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,7 +59,7 @@ export interface AppOptions {
 
 /** Builds the portal server: identity provider, API and (when built) the portal itself. */
 export async function buildApp({ db, config, distDir, databaseRestarts = () => 0, storage = storageFor(config, db) }: AppOptions) {
-  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: true }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: trustProxyOf(config.TRUST_PROXY), rewriteUrl: originFormTarget }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every route as registered, with its schema: the fuzz suite reads this, so a new route is fuzzed the day it exists.
@@ -74,6 +76,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   // Order matters: headers first (every answer carries them, refusals too), then the input rules,
   // then the tenant; all before the identity provider's hook takes its requests over.
   await registerSecurityHeaders(app);
+  registerProxyHeaders(app, trustProxyOf(config.TRUST_PROXY));
   registerInputGuards(app);
 
   const resolveTenant = createTenantResolver(db);
@@ -89,7 +92,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   const providerFor = mountIdentityProvider(app, { db, config, secrets });
   registerInteractionRoutes(app, db, providerFor);
 
-  const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets) };
+  const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets, app.accountWriteLimit) };
   registerPasswordRoutes(context);
   registerAccountRoutes(context);
   registerConfigurationRoutes(context);

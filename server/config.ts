@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseTrustProxy } from './trust-proxy.ts';
 
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -14,6 +15,11 @@ const EnvironmentSchema = z.object({
   SESSION_MAX_TTL: seconds(12 * 60 * 60),
   TOKEN_REFRESH_LEAD: seconds(120),
   SENTRY_DSN: z.string().default(''),
+  // Proxies whose X-Forwarded-* headers are believed: off, a hop count, or their addresses (server/trust-proxy.ts).
+  TRUST_PROXY: z.string().default('').superRefine((value, context) => {
+    const trust = parseTrustProxy(value);
+    if (typeof trust === 'string') context.addIssue({ code: 'custom', message: trust });
+  }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
   // Abuse limits (docs/decisions/003-abuse-limits.md): requests per address or account per RATE_LIMIT_WINDOW.
   RATE_LIMIT_WINDOW: seconds(60),

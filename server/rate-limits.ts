@@ -10,9 +10,16 @@ export interface SignInFailureThrottle {
   recordFailure(request: FastifyRequest): Promise<void>;
 }
 
+/**
+ * Counts an authenticated request against its account's write allowance and, when that is spent,
+ * answers 429 itself. True when it answered (the caller stops there).
+ */
+export type AccountWriteLimit = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
 declare module 'fastify' {
   interface FastifyInstance {
     signInFailures: SignInFailureThrottle;
+    accountWriteLimit: AccountWriteLimit;
   }
 }
 
@@ -103,10 +110,15 @@ export async function registerRateLimits(app: FastifyInstance, config: ServerCon
     if (!state.isAllowed && state.isExceeded) return sendTooManyRequests(reply, state.ttlInSeconds);
   });
 
-  // Per account: the routes' own onRequest hooks have verified the bearer token by now.
-  app.addHook('preValidation', async (request, reply) => {
-    if (!request.principal || bucketOf(request) !== 'write') return;
+  // Per account: called by requireAccess (server/api/auth.ts) the moment it has established who is
+  // calling, whichever hook the route put it in. A global hook cannot do this: global hooks of a
+  // stage run before the route's own, so the principal is not known yet for a route that
+  // authenticates in preValidation (issue 27 point 7).
+  app.decorate('accountWriteLimit', (async (request, reply) => {
+    if (!request.principal || bucketOf(request) !== 'write') return false;
     const state = await writesPerAccount(request);
-    if (!state.isAllowed && state.isExceeded) return sendTooManyRequests(reply, state.ttlInSeconds);
-  });
+    if (state.isAllowed || !state.isExceeded) return false;
+    sendTooManyRequests(reply, state.ttlInSeconds);
+    return true;
+  }) satisfies AccountWriteLimit);
 }

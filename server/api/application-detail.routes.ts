@@ -11,6 +11,7 @@ import {
 } from '../../src/schemas/application-detail.schema.ts';
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { badRequest, notFound } from '../http-error.ts';
+import { hasVisibleCharacter } from '../../src/schemas/visible-text.ts';
 import {
   activityFeed,
   addComment,
@@ -131,9 +132,9 @@ export function registerApplicationDetailRoutes({ app, db, access }: RouteContex
     },
     async (request) => {
       const principal = principalOf(request);
-      // AM §5: the same rules as the portal's field, on the trimmed text.
+      // AM §5: the same rules as the portal's field, on the trimmed text; nothing visible is empty.
       const comment = request.body.Comment.trim();
-      if (comment.length === 0) throw badRequest(emptyCommentMessage);
+      if (!hasVisibleCharacter(comment)) throw badRequest(emptyCommentMessage);
       if (comment.length > commentMaxLength) throw badRequest(longCommentMessage);
       const application = await visibleApplicationOr404(db, principal, request.params.id);
       await addComment(db, principal, application.id, comment);

@@ -16,6 +16,8 @@ import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { parseListRequest, type ListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
 import { badRequest, forbidden, notFound } from '../http-error.ts';
+import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
+import { visibleText } from '../../src/schemas/visible-text.ts';
 import { html, raw } from '../html.ts';
 import { listEngineFor } from '../db/applications-list.ts';
 import { listPageJson } from '../db/list-rows.ts';
@@ -207,8 +209,8 @@ const cancelled = (application: { status: string }) => application.status === ca
 const FormQuerySchema = z.object({ token: z.string().default(''), saved: z.string().optional() });
 const FormBodySchema = z.object({
   token: z.string().default(''),
-  AccountName: z.string().trim().max(200, 'AccountName: at most 200 characters'),
-  ClientName: z.string().trim().max(200, 'ClientName: at most 200 characters'),
+  AccountName: visibleText('AccountName', { max: 200, allowEmpty: true }),
+  ClientName: visibleText('ClientName', { max: 200, allowEmpty: true }),
   PrimaryEmail: z.union([z.literal(''), z.email('PrimaryEmail: must be an e-mail address')]),
 });
 

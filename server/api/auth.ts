@@ -10,6 +10,7 @@ import { callerLookup } from './caller-record.ts';
 import { grantLiveness } from './grant-liveness.ts';
 import { forbidden, notFound, unauthorized } from '../http-error.ts';
 import type { Tenant } from '../tenancy.ts';
+import type { AccountWriteLimit } from '../rate-limits.ts';
 
 /** Who is calling: established from the bearer token and re-checked against the user record. */
 export interface Principal {
@@ -59,7 +60,11 @@ type TokenClaims = z.infer<typeof TokenClaimsSchema>;
 /** Verified tokens kept, so that a client's next calls skip the RSA check (bounded; each until it expires). */
 const maxVerifiedTokens = 10_000;
 
-export function createAccessControl(db: Database, secrets: IdentitySecrets) {
+/**
+ * `limitAccountWrite` is the per-account write limit (server/rate-limits.ts): every route that
+ * authenticates goes through requireAccess, so every authenticated write is counted, once.
+ */
+export function createAccessControl(db: Database, secrets: IdentitySecrets, limitAccountWrite: AccountWriteLimit) {
   const jwks = createLocalJWKSet({ keys: secrets.publicKeys });
   const findCaller = callerLookup(db);
   const isGrantAlive = grantLiveness(db);
@@ -120,7 +125,7 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets) {
 
   /** onRequest hook for a route (runs before body validation): 401 without a valid token, 403 without the scope or claims. */
   function requireAccess(rule: AccessRule): onRequestAsyncHookHandler {
-    return async (request: FastifyRequest, _reply: FastifyReply) => {
+    return async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = await verifyBearer(request);
       if (!principal.scopes.has(rule.scope)) throw forbidden(`The token lacks the ${rule.scope} scope.`);
       const missing = (rule.claims ?? []).filter((claim) => !principal.claims.includes(claim));
@@ -129,6 +134,7 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets) {
         throw forbidden(`Requires one of the ${rule.anyClaim.join(', ')} claims.`);
       }
       request.principal = principal;
+      if (await limitAccountWrite(request, reply)) return reply;
     };
   }
 

@@ -22,7 +22,7 @@ import { validateRowsInSlices } from '../bulk-upload/validate-rows.ts';
 import { buildTemplate, readUpload, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
 import { zipProblem } from '../bulk-upload/zip-guard.ts';
 import { principalOf, type RouteContext } from './context.ts';
-import { cleanFileName } from './documents.routes.ts';
+import { cleanFileName, hasVisibleName, invisibleFileNameMessage } from './documents.routes.ts';
 
 /** Issue 15 limits: the upload's size, and what its zip may inflate to before exceljs opens it. */
 export const bulkUploadMaxBytes = 10 * 1024 * 1024;
@@ -124,6 +124,7 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
         }
         if (!upload) throw badRequest('files[]: no file in the upload');
         const { name, content } = upload;
+        if (!hasVisibleName(name)) return invalidFile(invisibleFileNameMessage);
         const extension = /\.(xlsx|xls)$/i.exec(name)?.[1]?.toLowerCase();
         if (!extension) return invalidFile('Only .xlsx and .xls files can be uploaded.');
         if (!content) return invalidFile(`The file is larger than ${bulkUploadMaxBytes / 1024 / 1024} MB.`);

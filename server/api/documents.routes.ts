@@ -18,6 +18,7 @@ import { ApplicationIdParamsSchema, applicationNotFoundMessage, viewApplicationR
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 import { applicationIdParam } from './application-write-rule.ts';
 import { attachmentHeader } from '../content-disposition.ts';
+import { hasVisibleCharacter, stripBidiControls } from '../../src/schemas/visible-text.ts';
 
 /** How far into a file the content sniffer reads (file-type's default sample). */
 const sniffBytes = 4100;
@@ -57,14 +58,22 @@ export const extensionOf = (fileName: string) => {
   return dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
 };
 
-/** A file name as stored and shown: its last path segment, without control characters, at most 200 characters. */
+/** A file name as stored and shown: its last path segment, without control or bidi characters, at most 200 characters. */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const clean = stripBidiControls(base).replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (clean.length <= 200) return clean;
   const extension = extensionOf(clean);
   return `${clean.slice(0, 200 - extension.length - 1)}.${extension}`;
+}
+
+export const invisibleFileNameMessage = 'The file name has no visible characters.';
+
+/** A cleaned file name whose part before the extension can be seen (not only spaces or zero-width characters). */
+export function hasVisibleName(fileName: string): boolean {
+  const dot = fileName.lastIndexOf('.');
+  return hasVisibleCharacter(dot > 0 ? fileName.slice(0, dot) : fileName);
 }
 
 /** Counts bytes, keeps the first `sniffBytes` and fails the stream when `limit` is passed. */
@@ -158,6 +167,7 @@ export function registerDocumentRoutes({ app, db, access, config }: RouteContext
       await drain(file);
       return { result: { Success: false, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: message } };
     };
+    if (!hasVisibleName(fileName)) return refuse(invisibleFileNameMessage);
     const extension = extensionOf(fileName);
     if (!extension || !accepted.includes(extension)) return refuse(invalidFileTypeMessage);
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { visibleText } from './visible-text.ts';
 
 /**
  * The application actions' API contract (AM §2 Actions dropdown and modals, §7 calls, §8 texts;
@@ -19,13 +20,7 @@ export type AssignRequest = z.infer<typeof AssignRequestSchema>;
 export const labelMaxLength = 15;
 
 /** POST /api/label/add: refused past the tenant's MaximumLabelLimit with a Message (AM §8). */
-export const AddLabelRequestSchema = z.object({
-  LabelText: z.string().check(
-    z.trim(),
-    z.minLength(1, 'LabelText: required'),
-    z.maxLength(labelMaxLength, `LabelText: at most ${labelMaxLength} characters`),
-  ),
-});
+export const AddLabelRequestSchema = z.object({ LabelText: visibleText('LabelText', { max: labelMaxLength }) });
 export type AddLabelRequest = z.infer<typeof AddLabelRequestSchema>;
 
 /** POST /api/label/save: ApplicationId is the ApplicationGuid; an empty Label clears it. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainText } from './visible-text.ts';
 import { NameValueSchema } from './applications.schema.ts';
 
 /**
@@ -147,8 +148,11 @@ export const commentMaxLength = 500;
 export const emptyCommentMessage = 'Empty comment cannot be saved.';
 export const longCommentMessage = 'Comment cannot be longer than 500 characters.';
 
-/** POST /api/comment/{id}: the server trims, refuses empty and > 500 characters with the spec's texts. */
-export const AddCommentRequestSchema = z.object({ Comment: z.string() });
+/**
+ * POST /api/comment/{id}: bidi controls are stripped here; the server trims and refuses a comment
+ * with nothing visible and one over 500 characters with the spec's texts.
+ */
+export const AddCommentRequestSchema = z.object({ Comment: plainText() });
 export type AddCommentRequest = z.infer<typeof AddCommentRequestSchema>;
 
 /** AM §3 upload response: one entry per file sent, in order. ErrorNo 0 when every file was stored. */
