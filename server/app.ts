@@ -22,6 +22,8 @@ import { registerApplicationMessageRoutes } from './api/application-messages.rou
 import { registerApiStepRoutes } from './api/api-steps.routes.ts';
 import { registerReportRoutes } from './api/reports.routes.ts';
 import { registerOutboxRoutes } from './api/outbox.routes.ts';
+import { registerUserRoutes } from './api/users.routes.ts';
+import { registerInvitationRoutes } from './identity/invitation.routes.ts';
 import { mailerFor } from './providers/mail/mailer.ts';
 import { apiStepsFor } from './providers/api-steps/api-steps.ts';
 import { registerApplicationActionRoutes } from './api/application-actions.routes.ts';
@@ -109,6 +111,8 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerOutboxRoutes(context, providerFor);
   registerApplicationActionRoutes(context, storage);
   registerIdentityVerificationRoutes(context);
+  registerUserRoutes(context, mailerFor(config));
+  registerInvitationRoutes(app, db, mailerFor(config));
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);
   registerHealthRoutes(context, databaseRestarts);

@@ -57,8 +57,69 @@ export const users = pgTable(
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     /** Access tokens issued before this instant are refused: a password change signs out everywhere. */
     tokensValidAfter: timestamp('tokens_valid_after', { withTimezone: true }).notNull().defaultNow(),
+    /** User management (issue 28, migration 0014): SUV §3 HasApplicationAccess and the invite's MobileNumber. */
+    hasApplicationAccess: boolean('has_application_access').notNull().default(false),
+    mobileNumber: text('mobile_number').notNull().default(''),
+    /** When the current lock began (the status says why); null when not locked. */
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    /** Who last unlocked, deactivated or reactivated the account, and when. */
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    statusChangedBy: uuid('status_changed_by'),
   },
   (t) => [uniqueIndex('users_tenant_email').on(t.tenantId, t.email)],
+);
+
+/** SUV §3 Role: a tenant's named set of claims; inviting a user gives them the role's name and claims. */
+export const tenantRoles = pgTable(
+  'tenant_roles',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    name: text('name').notNull(),
+    claims: text('claims').array().notNull(),
+  },
+  (t) => [uniqueIndex('tenant_roles_tenant_name').on(t.tenantId, t.name)],
+);
+
+/** An invitation link (issue 28): only the sha256 of its token is kept; used, revoked or replaced ends it. */
+export const userInvitations = pgTable(
+  'user_invitations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    replacedAt: timestamp('replaced_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('user_invitations_token').on(t.tokenHash), index('user_invitations_user').on(t.userId)],
+);
+
+/** Every user-management action (who, what, to whom, when), written in the action's transaction. */
+export const userAudit = pgTable(
+  'user_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    actorUserId: uuid('actor_user_id'),
+    targetUserId: uuid('target_user_id').notNull(),
+    action: text('action').notNull(),
+    detail: text('detail').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('user_audit_target').on(t.targetUserId, t.createdAt)],
 );
 
 /** oidc-provider's sessions, grants, codes and refresh tokens, shared by every server instance. */

@@ -4,6 +4,7 @@ import { tenantHosts, tenants, users } from './schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedDemoApplications } from './applications-seed.ts';
 import { seedVerificationExamples } from './identity-verification-seed.ts';
+import { seedUserManagement } from './users-seed.ts';
 
 /** The one documented password of every demo account (README). */
 export const demoPassword = 'Demo-Passw0rd!';
@@ -93,4 +94,14 @@ export async function seedDemo(db: Database): Promise<void> {
   }
   await seedDemoApplications(db);
   await seedVerificationExamples(db);
+  // After the applications: their seed spreads ownership over the staff it finds, which stays as it was.
+  await seedUserManagement(db, seedTenants.map((tenant) => tenant.id), demoRoles, demoPassword);
 }
+
+/** SUV §3 roles of every tenant: the two admin staff roles and the roles the demo accounts hold. */
+const demoRoles = [
+  { name: 'Admin Staff (Full Access)', claims: allClaims },
+  { name: 'Admin Staff (Read Only)', claims: ['view.allapps.instance', 'app.view', 'comments.view', 'document.view'] },
+  { name: 'Application Manager', claims: managerClaims },
+  { name: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
+];

@@ -49,6 +49,8 @@ export async function recordWrongPassword(db: Pick<Database, 'update'>, userId: 
     .set({
       failedAttempts: sql`${users.failedAttempts} + 1`,
       status: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} then 'LockedPasswordAttempts' else ${users.status} end`,
+      // When the lock began, shown on the users page row (the status says why).
+      lockedAt: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} and ${users.status} <> 'LockedPasswordAttempts' then now() else ${users.lockedAt} end`,
     })
     .where(eq(users.id, userId))
     .returning({ status: users.status });

@@ -8,6 +8,7 @@ import { users } from '../db/schema.ts';
 import { findUserByEmail, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
+import { lockIfInactive } from './account-status.ts';
 import { notFound } from '../http-error.ts';
 import { Lru } from '../lru.ts';
 import { describeWait } from '../rate-limits.ts';
@@ -82,7 +83,8 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
       return sendPage(reply, request, details.uid, email, throttledMessage(wait), 429);
     }
 
-    const user = email ? await findUserByEmail(db, tenant.id, email) : undefined;
+    // An account unused past the tenant's limit locks here (account-status.ts), before anything is checked.
+    const user = await lockIfInactive(db, tenant.settings, email ? await findUserByEmail(db, tenant.id, email) : undefined);
     const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
     if (!matches) await app.signInFailures.recordFailure(request);
     const canSignIn = user !== undefined && signInStatuses.has(user.status);

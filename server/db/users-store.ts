@@ -1,0 +1,136 @@
+import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from './client.ts';
+import { tenantRoles, userAudit, users } from './schema.ts';
+import type { UserListRow } from '../../src/schemas/users.schema.ts';
+
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+type Writer = Pick<Database, 'insert'> | Tx;
+
+/** The roles a tenant invites into (SUV §3 Role), by name. */
+export async function tenantRoleList(db: Database, tenantId: string) {
+  const rows = await db.select({ id: tenantRoles.id, name: tenantRoles.name }).from(tenantRoles).where(eq(tenantRoles.tenantId, tenantId)).orderBy(asc(tenantRoles.name));
+  return rows.map((row) => ({ TenantRoleId: row.id, RoleName: row.name }));
+}
+
+export async function findTenantRole(db: Database, tenantId: string, roleId: number) {
+  const [role] = await db.select().from(tenantRoles).where(and(eq(tenantRoles.tenantId, tenantId), eq(tenantRoles.id, roleId)));
+  return role;
+}
+
+/**
+ * The search words as a prefix query over name and e-mail (the same words the index holds, see
+ * migration 0014): 'Smi jo@' finds Jo Smith's row. Undefined when the query holds no word.
+ */
+export function userSearchQuery(search: string): string | undefined {
+  const words = search.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).slice(0, 8);
+  return words.length === 0 ? undefined : words.map((word) => `${word}:*`).join(' & ');
+}
+
+const searchDocument = sql`user_search_document(${users.firstName}, ${users.lastName}, ${users.email})`;
+
+/** The tenant's users matching the search; a query of no words (only punctuation) matches nobody. */
+function listWhere(tenantId: string, search: string | undefined): SQL | undefined {
+  const tenant = eq(users.tenantId, tenantId);
+  if (search === undefined || search.trim() === '') return tenant;
+  const query = userSearchQuery(search);
+  if (!query) return sql`false`;
+  return and(tenant, sql`${searchDocument} @@ to_tsquery('simple', ${query})`);
+}
+
+const rowColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  roleName: users.roleName,
+  status: users.status,
+  hasApplicationAccess: users.hasApplicationAccess,
+  lastLoginAt: users.lastLoginAt,
+  lockedAt: users.lockedAt,
+};
+
+type RowRecord = { id: string; firstName: string; lastName: string; email: string; roleName: string; status: string; hasApplicationAccess: boolean; lastLoginAt: Date | null; lockedAt: Date | null };
+
+const seconds = (date: Date | null) => (date ? Math.floor(date.getTime() / 1000) : null);
+
+const listRowOf = (row: RowRecord): UserListRow => ({
+  GlobalUserId: row.id,
+  FirstName: row.firstName,
+  LastName: row.lastName,
+  Email: row.email,
+  RoleName: row.roleName,
+  Status: row.status,
+  HasApplicationAccess: row.hasApplicationAccess,
+  LastSuccessfulLoginTimestamp: seconds(row.lastLoginAt),
+  LockedTimestamp: seconds(row.lockedAt),
+});
+
+/** SUV §7 GET /users/list: one page in name order, the total and the last page (0 when none match). */
+export async function listUsers(db: Database, tenantId: string, request: { pageNo: number; rowsPerPage: number; search?: string }) {
+  const where = listWhere(tenantId, request.search);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(rowColumns)
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
+      .limit(request.rowsPerPage)
+      .offset((request.pageNo - 1) * request.rowsPerPage),
+    db.select({ total: sql<number>`count(*)::int` }).from(users).where(where),
+  ]);
+  const total = count?.total ?? 0;
+  return { Users: rows.map(listRowOf), TotalRows: total, MaxPage: Math.ceil(total / request.rowsPerPage) };
+}
+
+const exportBatchSize = 2_000;
+
+/** Every user the search shows, in the list's order, a batch at a time (keyset: no OFFSET walks). */
+export async function* usersForExport(db: Database, tenantId: string, search: string | undefined): AsyncGenerator<UserListRow[]> {
+  let after: RowRecord | undefined;
+  for (;;) {
+    const seek = after
+      ? or(
+          gt(users.firstName, after.firstName),
+          and(eq(users.firstName, after.firstName), gt(users.lastName, after.lastName)),
+          and(eq(users.firstName, after.firstName), eq(users.lastName, after.lastName), gt(users.id, after.id)),
+        )
+      : undefined;
+    const rows = await db
+      .select(rowColumns)
+      .from(users)
+      .where(and(listWhere(tenantId, search), seek))
+      .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
+      .limit(exportBatchSize);
+    if (rows.length > 0) yield rows.map(listRowOf);
+    if (rows.length < exportBatchSize) return;
+    after = rows[rows.length - 1];
+  }
+}
+
+/** A user of this tenant, or undefined (another tenant's id names nobody here: 404, not 403). */
+export async function findTenantUser(db: Pick<Database, 'select'>, tenantId: string, userId: string) {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) return undefined;
+  const [user] = await db.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  return user;
+}
+
+export type UserAuditAction =
+  | 'invite'
+  | 'resendInvitation'
+  | 'revokeInvitation'
+  | 'renewInvitation'
+  | 'acceptInvitation'
+  | 'grantApplicationAccess'
+  | 'revokeApplicationAccess'
+  | 'unlock'
+  | 'deactivate'
+  | 'reactivate';
+
+/** One audit entry: who (null for the invited person themselves), what, to whom; the time is the database's. */
+export async function recordUserAudit(tx: Writer, entry: { tenantId: string; actorUserId: string | null; targetUserId: string; action: UserAuditAction; detail?: string }) {
+  await tx.insert(userAudit).values({ ...entry, detail: entry.detail ?? '' });
+}
+
+export async function setApplicationAccess(tx: Tx, userId: string, hasAccess: boolean) {
+  await tx.update(users).set({ hasApplicationAccess: hasAccess }).where(eq(users.id, userId));
+}
