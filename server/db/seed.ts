@@ -4,6 +4,7 @@ import { tenantHosts, tenants, users } from './schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedDemoApplications } from './applications-seed.ts';
 import { seedVerificationExamples } from './identity-verification-seed.ts';
+import { seedDemoVerifications } from './verifications-seed.ts';
 
 /** The one documented password of every demo account (README). */
 export const demoPassword = 'Demo-Passw0rd!';
@@ -93,4 +94,5 @@ export async function seedDemo(db: Database): Promise<void> {
   }
   await seedDemoApplications(db);
   await seedVerificationExamples(db);
+  await seedDemoVerifications(db);
 }
