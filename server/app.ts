@@ -28,6 +28,7 @@ import { mailerFor } from './providers/mail/mailer.ts';
 import { apiStepsFor } from './providers/api-steps/api-steps.ts';
 import { registerApplicationActionRoutes } from './api/application-actions.routes.ts';
 import { registerIdentityVerificationRoutes } from './api/identity-verification.routes.ts';
+import { registerVerificationRoutes } from './api/verifications.routes.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import { storageFor } from './storage/storage.ts';
 import { ensureSampleDocuments } from './storage/sample-documents.ts';
@@ -113,6 +114,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerIdentityVerificationRoutes(context);
   registerUserRoutes(context, mailerFor(config));
   registerInvitationRoutes(app, db, mailerFor(config));
+  registerVerificationRoutes(context);
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);
   registerHealthRoutes(context, databaseRestarts);

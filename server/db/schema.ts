@@ -638,3 +638,60 @@ export const outbox = pgTable(
   },
   (t) => [index('outbox_tenant_created').on(t.tenantId, t.createdAt, t.id), index('outbox_application').on(t.applicationId)],
 );
+
+/**
+ * Verifications (issue 29, SUV §2-§4, migration 0015): company and individual checks per tenant.
+ * `details` holds what the report shows (registry extract or verify request), so the PDF is rebuilt
+ * byte for byte from the record; `search` is generated from the searchable words.
+ */
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    kind: text('kind').$type<'company' | 'individual'>().notNull(),
+    requestType: text('request_type').notNull(),
+    status: text('status').notNull(),
+    subjectName: text('subject_name').notNull(),
+    companyNumber: text('company_number').notNull().default(''),
+    mobileNumber: text('mobile_number').notNull().default(''),
+    requesterId: uuid('requester_id'),
+    requesterName: text('requester_name').notNull(),
+    refCode: text('ref_code').notNull().default(''),
+    overallResult: text('overall_result').notNull().default(''),
+    provider: text('provider').notNull().default(''),
+    providerReference: text('provider_reference').notNull().default(''),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    inviteToken: text('invite_token'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    search: tsvector('search').generatedAlwaysAs(
+      sql`strip(to_tsvector('simple'::regconfig, regexp_replace(lower("subject_name" || ' ' || "company_number" || ' ' || "ref_code" || ' ' || "requester_name"), '[^a-z0-9]+', ' ', 'g')))`,
+    ),
+  },
+  (t) => [
+    index('verifications_list').on(t.tenantId, t.kind, t.createdAt.desc(), t.id.desc()),
+    index('verifications_search').using('gin', t.search),
+    uniqueIndex('verifications_invite_token').on(t.inviteToken),
+  ],
+);
+
+/** The verifications' audit trail: one entry per state-changing action, written in its transaction. */
+export const verificationActivity = pgTable(
+  'verification_activity',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    verificationId: bigint('verification_id', { mode: 'number' })
+      .notNull()
+      .references(() => verifications.id),
+    userId: uuid('user_id'),
+    activity: text('activity').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('verification_activity_verification').on(t.verificationId, t.createdAt)],
+);

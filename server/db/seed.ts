@@ -5,6 +5,7 @@ import { hashPassword } from '../identity/passwords.ts';
 import { seedDemoApplications } from './applications-seed.ts';
 import { seedVerificationExamples } from './identity-verification-seed.ts';
 import { seedUserManagement } from './users-seed.ts';
+import { seedDemoVerifications } from './verifications-seed.ts';
 
 /** The one documented password of every demo account (README). */
 export const demoPassword = 'Demo-Passw0rd!';
@@ -96,6 +97,7 @@ export async function seedDemo(db: Database): Promise<void> {
   await seedVerificationExamples(db);
   // After the applications: their seed spreads ownership over the staff it finds, which stays as it was.
   await seedUserManagement(db, seedTenants.map((tenant) => tenant.id), demoRoles, demoPassword);
+  await seedDemoVerifications(db);
 }
 
 /** SUV §3 roles of every tenant: the two admin staff roles and the roles the demo accounts hold. */

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFPage } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFRawStream, type PDFPage } from '@cantoo/pdf-lib';
 
 /**
  * The text a PDF built by server/pdf/application-report.ts shows, page by page. pdf-lib parses the

@@ -1,0 +1,135 @@
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Database } from './client.ts';
+import { verificationActivity, verifications } from './schema.ts';
+import { verificationPageSize, type VerificationService } from '../../src/schemas/verifications.schema.ts';
+
+/**
+ * The Verifications area's reads and writes (SUV §2-§4). Every read is scoped to the caller's
+ * tenant, so another tenant's record is simply not found; every write carries its audit entry in
+ * the same transaction.
+ */
+
+export type VerificationRecord = typeof verifications.$inferSelect;
+export type VerificationKind = 'company' | 'individual';
+
+export const kindOf = (service: VerificationService): VerificationKind => (service === 'Company' ? 'company' : 'individual');
+
+export interface Actor {
+  userId: string;
+  tenantId: string;
+  displayName: string;
+}
+
+/** A search box text as a prefix query over the record's words ('smi jo' → 'smi:* & jo:*'); undefined when it has none. */
+export function searchQuery(search: string): string | undefined {
+  const words = search.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return words ? words.split(' ').map((word) => `${word}:*`).join(' & ') : undefined;
+}
+
+/** One page (SUV §9: 10 rows) of a tenant's records of one kind, newest first, and how many match. */
+export async function listVerifications(db: Database, tenantId: string, kind: VerificationKind, page: number, search: string) {
+  const conditions: SQL[] = [eq(verifications.tenantId, tenantId), eq(verifications.kind, kind)];
+  if (search.trim()) {
+    const query = searchQuery(search);
+    // A keyword of symbols only has no word to match: nothing does.
+    if (!query) return { rows: [], total: 0 };
+    conditions.push(sql`${verifications.search} @@ to_tsquery('simple', ${query})`);
+  }
+  const where = and(...conditions);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select({
+        id: verifications.id,
+        requestType: verifications.requestType,
+        status: verifications.status,
+        subjectName: verifications.subjectName,
+        companyNumber: verifications.companyNumber,
+        requesterName: verifications.requesterName,
+        refCode: verifications.refCode,
+        createdAt: verifications.createdAt,
+      })
+      .from(verifications)
+      .where(where)
+      .orderBy(desc(verifications.createdAt), desc(verifications.id))
+      .limit(verificationPageSize)
+      .offset((page - 1) * verificationPageSize),
+    db.select({ total: sql<number>`count(*)::int` }).from(verifications).where(where),
+  ]);
+  return { rows, total: counted?.total ?? 0 };
+}
+
+/** The tenant's record `id` (of `kind` when given); undefined for another tenant's or none. */
+export async function findVerification(db: Database, tenantId: string, id: number, kind?: VerificationKind) {
+  const conditions = [eq(verifications.tenantId, tenantId), eq(verifications.id, id)];
+  if (kind) conditions.push(eq(verifications.kind, kind));
+  const [record] = await db.select().from(verifications).where(and(...conditions)).limit(1);
+  return record;
+}
+
+export type NewVerification = Omit<typeof verifications.$inferInsert, 'tenantId' | 'requesterId' | 'requesterName' | 'search'>;
+
+/** Writes a new record and its first audit entry together; resolves to the record. */
+export async function insertVerification(db: Database, actor: Actor, values: NewVerification, activity: string, also?: (tx: Database, record: VerificationRecord) => Promise<void>) {
+  return db.transaction(async (tx) => {
+    const [record] = await tx
+      .insert(verifications)
+      .values({ ...values, tenantId: actor.tenantId, requesterId: actor.userId, requesterName: actor.displayName })
+      .returning();
+    if (!record) throw new Error('The verification was not written.');
+    await tx.insert(verificationActivity).values({ tenantId: actor.tenantId, verificationId: record.id, userId: actor.userId, activity });
+    if (also) await also(tx, record);
+    return record;
+  });
+}
+
+/** Sets the record's reference code (audited); false when the tenant has no such record. */
+export async function setRefCode(db: Database, actor: Actor, kind: VerificationKind, id: number, refCode: string) {
+  return db.transaction(async (tx) => {
+    const [record] = await tx
+      .update(verifications)
+      .set({ refCode })
+      .where(and(eq(verifications.tenantId, actor.tenantId), eq(verifications.kind, kind), eq(verifications.id, id)))
+      .returning({ id: verifications.id });
+    if (!record) return false;
+    await tx.insert(verificationActivity).values({
+      tenantId: actor.tenantId,
+      verificationId: id,
+      userId: actor.userId,
+      activity: refCode ? `Reference code set to ${refCode} by ${actor.displayName}` : `Reference code cleared by ${actor.displayName}`,
+    });
+    return true;
+  });
+}
+
+/** The Pending biometric record the invite token belongs to (any tenant: the token is the credential). */
+export async function findByInviteToken(db: Database, token: string) {
+  const [record] = await db.select().from(verifications).where(eq(verifications.inviteToken, token)).limit(1);
+  return record;
+}
+
+/**
+ * Completes a Pending biometric check once: the token is spent in the same statement, so a second
+ * POST (or two at once) finds nothing to complete. Audited in the same transaction.
+ */
+export async function completeBiometric(db: Database, token: string, outcome: { status: string; overallResult: string; providerReference: string }, completedAt: Date) {
+  return db.transaction(async (tx) => {
+    const [record] = await tx
+      .update(verifications)
+      .set({ ...outcome, inviteToken: null, completedAt })
+      .where(and(eq(verifications.inviteToken, token), eq(verifications.status, 'Pending')))
+      .returning();
+    if (!record) return undefined;
+    await tx.insert(verificationActivity).values({
+      tenantId: record.tenantId,
+      verificationId: record.id,
+      userId: null,
+      activity: `Biometric verification completed by the individual (${outcome.overallResult})`,
+    });
+    return record;
+  });
+}
+
+/** A record's audit trail, oldest first (tests and support). */
+export async function verificationAudit(db: Database, verificationId: number) {
+  return db.select().from(verificationActivity).where(eq(verificationActivity.verificationId, verificationId)).orderBy(verificationActivity.id);
+}
