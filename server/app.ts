@@ -21,6 +21,7 @@ import { registerBulkUploadRoutes } from './api/bulk-upload.routes.ts';
 import { registerApplicationMessageRoutes } from './api/application-messages.routes.ts';
 import { registerApiStepRoutes } from './api/api-steps.routes.ts';
 import { registerReportRoutes } from './api/reports.routes.ts';
+import { registerReportSummaryRoutes } from './api/report-summary.routes.ts';
 import { registerOutboxRoutes } from './api/outbox.routes.ts';
 import { mailerFor } from './providers/mail/mailer.ts';
 import { apiStepsFor } from './providers/api-steps/api-steps.ts';
@@ -100,6 +101,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerApplicationMessageRoutes(context, mailerFor(config));
   registerApiStepRoutes(context, apiStepsFor());
   registerReportRoutes(context);
+  registerReportSummaryRoutes(context);
   registerOutboxRoutes(context, providerFor);
   registerApplicationActionRoutes(context, storage);
   registerIdentityVerificationRoutes(context);
