@@ -21,6 +21,7 @@ import { registerBulkUploadRoutes } from './api/bulk-upload.routes.ts';
 import { registerApplicationMessageRoutes } from './api/application-messages.routes.ts';
 import { registerApiStepRoutes } from './api/api-steps.routes.ts';
 import { registerReportRoutes } from './api/reports.routes.ts';
+import { registerReportSummaryRoutes } from './api/report-summary.routes.ts';
 import { registerOutboxRoutes } from './api/outbox.routes.ts';
 import { registerUserRoutes } from './api/users.routes.ts';
 import { registerInvitationRoutes } from './identity/invitation.routes.ts';
@@ -109,6 +110,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerApplicationMessageRoutes(context, mailerFor(config));
   registerApiStepRoutes(context, apiStepsFor());
   registerReportRoutes(context);
+  registerReportSummaryRoutes(context);
   registerOutboxRoutes(context, providerFor);
   registerApplicationActionRoutes(context, storage);
   registerIdentityVerificationRoutes(context);

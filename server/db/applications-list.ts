@@ -1,5 +1,5 @@
 import { columnField, type SortField } from '../../src/domain/list-columns.ts';
-import { arrayFilterParams, filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
+import { arrayFilterParams, dateFilterParams, filtersKey, maxPage, type ListFilters, type ListRequest, type ListSort } from '../../src/domain/list-request.ts';
 import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
@@ -54,7 +54,21 @@ const searchMatches = (params: Params, tenant: string, words: readonly string[])
 const isSearchOnly = (scope: ListScope, filters: ListFilters): boolean =>
   scope.kind === 'instance' &&
   filters.search.length > 0 &&
-  arrayFilterParams.every((param) => filters[param].length === 0);
+  arrayFilterParams.every((param) => filters[param].length === 0) &&
+  dateFilterParams.every((param) => filters[param] === null) &&
+  filters.completed === null;
+
+/** The start of a day (YYYY-MM-DD) in the tenant's time zone, as a timestamptz expression. */
+export const tenantDayStart = (tenant: string, dayParam: string) =>
+  `((${dayParam})::date::timestamp at time zone (select t.time_zone from tenants t where t.id = ${tenant}))`;
+
+/** `column` within the days [from, to] (either open) of the tenant's time zone. */
+function dayRange(params: Params, tenant: string, column: string, from: string | null, to: string | null): string[] {
+  const clauses: string[] = [];
+  if (from !== null) clauses.push(`${column} >= ${tenantDayStart(tenant, params.add(from))}`);
+  if (to !== null) clauses.push(`${column} < ${tenantDayStart(tenant, `${params.add(to)}::date + 1`)}`);
+  return clauses;
+}
 
 /** The WHERE clause of a list: the tenant, rows that are listed, the caller's scope and the filters. */
 export function listWhere(params: Params, tenantId: string, scope: ListScope, filters: ListFilters): string {
@@ -83,6 +97,10 @@ export function listWhere(params: Params, tenantId: string, scope: ListScope, fi
   textIn('label', filters.label);
   textIn('system_label', filters.sysLabel);
   textIn('sub_brand_name', filters.subBrand);
+  textIn('application_type', filters.applicationType);
+  clauses.push(...dayRange(params, tenant, 'date_created', filters.createdFrom, filters.createdTo));
+  clauses.push(...dayRange(params, tenant, 'date_completed', filters.completedFrom, filters.completedTo));
+  if (filters.completed !== null) clauses.push(`date_completed is ${filters.completed ? 'not ' : ''}null`);
 
   if (filters.assignee.length > 0) {
     const ids = filters.assignee.filter((value) => value !== '');

@@ -70,14 +70,38 @@ const statusWeights: Weighted<string> = [
   // A status outside the spec's list: the portal must show it as plain text.
   ['Awaiting funds', 1],
 ];
+/**
+ * The five application types of the Reports page (SUV §2), and Partnership, which it shows as
+ * "Other". Each takes the place (and weight) of an earlier type whose account name drew the same,
+ * so every other field of a row is what it was before the types were renamed.
+ */
 const typeWeights: Weighted<readonly [string, string]> = [
   [['Individual', 'IND'], 40],
   [['Joint', 'JNT'], 20],
   [['Company', 'CO'], 12],
-  [['Trust', 'TRT'], 12],
-  [['SMSF', 'SMSF'], 10],
+  [['Trust Individual', 'TRI'], 12],
+  [['Trust Corporate', 'TRC'], 10],
   [['Partnership', 'PTN'], 6],
 ];
+/**
+ * The application form's sections in order (Reports: Last Section for Incomplete Applications). An
+ * incomplete application's last section follows from how far it got, so it costs no draw.
+ */
+export const seedFormSections = [
+  'Applicant details',
+  'Contact details',
+  'Identification',
+  'Investment details',
+  'Tax information',
+  'Bank account',
+  'Documents',
+  'Declaration',
+] as const;
+export const lastSectionFor = (percentageComplete: number): string =>
+  seedFormSections[Math.min(seedFormSections.length - 1, Math.floor((percentageComplete / 100) * seedFormSections.length))] ?? 'Applicant details';
+/** Completion takes between 5 minutes and 45 days, log-uniformly: most forms finish within hours. */
+const minCompletionSeconds = 300;
+const maxCompletionSeconds = 45 * 86_400;
 const languageWeights: Weighted<string> = [
   ['English', 85],
   ['Chinese', 5],
@@ -124,6 +148,7 @@ const seedColumns = [
   'user_upload_count',
   'application_mode_code',
   'percentage_complete',
+  'last_section',
 ] as const;
 type SeedRow = Record<(typeof seedColumns)[number], string | number | null>;
 
@@ -159,10 +184,10 @@ function accountNameFor(faker: Faker, type: string, first: string, last: string)
       const name = faker.company.name();
       return /\bPty\.? Ltd\.?$/i.test(name) ? name : `${name} Pty Ltd`;
     }
-    case 'Trust':
+    case 'Trust Individual':
       return `${last} Family Trust`;
-    case 'SMSF':
-      return `${last} Superannuation Fund`;
+    case 'Trust Corporate':
+      return `${last} Nominees Pty Ltd ATF ${last} Trust`;
     case 'Partnership':
       return `${last} & ${faker.person.lastName()} Partners`;
     default:
@@ -181,9 +206,10 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
   // Completed within 45 days of creation and before the anchor, at a time of its own (clamping to the
   // anchor made every late one complete at exactly 00:00).
   const completionSpan = Math.floor((anchor - created) / 1000) - 60;
-  const completed = completedStatus
-    ? created + faker.number.int({ min: Math.min(3_600, completionSpan), max: Math.min(45 * 86_400, completionSpan) }) * 1000
-    : null;
+  // One draw, as the uniform draw it replaced, so the fields after it draw as before.
+  const completionSeconds = () =>
+    Math.round(Math.exp(faker.number.float({ min: Math.log(minCompletionSeconds), max: Math.log(maxCompletionSeconds) })));
+  const completed = completedStatus ? created + Math.max(Math.min(60, completionSpan), Math.min(completionSeconds(), completionSpan)) * 1000 : null;
   const documentCount = completedStatus ? faker.number.int({ min: 1, max: 12 }) : faker.number.int({ min: 0, max: 6 });
   const lastUpload =
     documentCount > 0 ? created + Math.floor(faker.number.float({ min: 0, max: 1 }) * ((completed ?? anchor) - created)) : null;
@@ -198,7 +224,7 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
   const depersonalised = status === 'Depersonalised';
   const emailUser = `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '');
 
-  return {
+  const row = {
     guid: faker.string.uuid(),
     tenant_id: context.tenantId,
     status,
@@ -231,7 +257,8 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
     user_upload_count: faker.number.int({ min: 0, max: documentCount }),
     application_mode_code: chance(faker, 0.8) ? 'Pin' : 'PrintandSign',
     percentage_complete: completedStatus ? 100 : status === 'Adviser edit' ? faker.number.int({ min: 0, max: 40 }) : faker.number.int({ min: 20, max: 95 }),
-  };
+  } satisfies Omit<SeedRow, 'last_section'>;
+  return { ...row, last_section: completed === null ? lastSectionFor(row.percentage_complete) : null };
 }
 
 let fakerLibrary: typeof import('@faker-js/faker') | undefined;
@@ -520,6 +547,7 @@ const seedColumnTypes: Record<(typeof seedColumns)[number], string> = {
   user_upload_count: 'integer',
   application_mode_code: 'text',
   percentage_complete: 'integer',
+  last_section: 'text',
 };
 
 /**

@@ -28,6 +28,8 @@ export const tenants = pgTable('tenants', {
   helpUrl: text('help_url').notNull(),
   /** Per-tenant values the spec leaves open (MaximumLabelLimit, upload extensions, UI flags). */
   settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+  /** IANA time zone in which reports cut days, months and quarters (migration 0016). */
+  timeZone: text('time_zone').notNull().default('Australia/Sydney'),
 });
 
 /** Which host names serve which tenant; an unknown host gets the tenant-not-found page. */
@@ -339,6 +341,8 @@ export const applications = pgTable(
     /** Signing mode: 'Pin' (Online) or 'PrintandSign'. */
     applicationModeCode: text('application_mode_code').notNull().default('Pin'),
     percentageComplete: integer('percentage_complete').notNull().default(0),
+    /** The last form section an incomplete application reached (Reports, detail); null when none recorded. */
+    lastSection: text('last_section'),
   },
   (t) => [
     uniqueIndex('applications_guid').on(t.guid),
@@ -355,6 +359,14 @@ export const applications = pgTable(
     index('applications_products').using('gin', t.productCodes).where(listed),
     // A search beside other filters: the planner combines this index with theirs.
     index('applications_search').using('gin', sql.raw(applicationSearchDocument)).where(listed),
+    // Reports: index-only reads of the applications created or completed in a range (their INCLUDE
+    // columns, which Drizzle cannot declare, are in migration 0016).
+    index('applications_report_created')
+      .on(t.tenantId, t.dateCreated)
+      .where(listed),
+    index('applications_report_completed')
+      .on(t.tenantId, t.dateCompleted)
+      .where(sql`status <> 'Cancelled' AND date_completed IS NOT NULL`),
   ],
 );
 

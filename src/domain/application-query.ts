@@ -2,6 +2,7 @@ import type { SortColumn } from '../schemas/applications.schema.ts';
 import { defaultSortBy, defaultSortType } from './list-columns.ts';
 import {
   arrayFilterParams,
+  dateFilterParams,
   defaultRowsPerPage,
   listQueryParams,
   maxRowsPerPage,
@@ -15,11 +16,21 @@ export type ArrayFilterKey = (typeof arrayFilterKeys)[number];
 
 export type SortType = 'asc' | 'desc';
 
+/** The Reports drill-down days (YYYY-MM-DD in the tenant's time zone, inclusive). */
+export const dateFilterKeys = dateFilterParams;
+export type DateFilterKey = (typeof dateFilterKeys)[number];
+
 /** Everything that decides which page of which applications is listed. */
 export interface ApplicationListQuery extends Record<ArrayFilterKey, string[]> {
   pageNo: number;
   rowsPerPage: number;
   mustHaveAllSelectedProducts: boolean;
+  createdFrom: string;
+  createdTo: string;
+  completedFrom: string;
+  completedTo: string;
+  /** 'true', 'false' or '' for either (Reports: Complete / Not Complete). */
+  completed: '' | 'true' | 'false';
   q: string;
   sortBy: SortColumn;
   sortType: SortType;
@@ -38,7 +49,13 @@ export const defaultListQuery: ApplicationListQuery = {
   assignee: [],
   subBrand: [],
   products: [],
+  applicationType: [],
   mustHaveAllSelectedProducts: false,
+  createdFrom: '',
+  createdTo: '',
+  completedFrom: '',
+  completedTo: '',
+  completed: '',
   q: '',
   sortBy: defaultSortBy,
   sortType: defaultSortType,
@@ -71,6 +88,9 @@ export function parseListQuery(params: ParamSource): ParseResult {
   const query: ApplicationListQuery = { ...defaultListQuery, ...paging, ...sort };
   for (const key of arrayFilterKeys) query[key] = stringArray(params.get(key));
   query.mustHaveAllSelectedProducts = params.get('mustHaveAllSelectedProducts')?.toLowerCase() === 'true';
+  for (const key of dateFilterKeys) query[key] = params.get(key) ?? '';
+  const completed = params.get('completed')?.toLowerCase() ?? '';
+  query.completed = completed === 'true' || completed === 'false' ? completed : '';
   query.q = (params.get('q') ?? '').trim();
   return { ok: true, query };
 }
@@ -85,6 +105,8 @@ export function listQueryToParams(query: ApplicationListQuery): URLSearchParams 
     if (query[key].length > 0) params.set(key, JSON.stringify(query[key]));
   }
   if (query.mustHaveAllSelectedProducts) params.set('mustHaveAllSelectedProducts', 'true');
+  for (const key of dateFilterKeys) if (query[key]) params.set(key, query[key]);
+  if (query.completed) params.set('completed', query.completed);
   if (query.q) params.set('q', query.q);
   if (query.sortBy !== defaultListQuery.sortBy) params.set('sortBy', query.sortBy);
   if (query.sortType !== defaultListQuery.sortType) params.set('sortType', query.sortType);

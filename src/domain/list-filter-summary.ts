@@ -72,8 +72,11 @@ export const canApplyFilters = (draft: FilterSelection, query: ApplicationListQu
 /** AM §2: Clear is disabled when nothing is selected. */
 export const hasFilterSelection = (draft: FilterSelection): boolean => modalFilters.some(({ key }) => draft[key].length > 0);
 
-/** The summary's parts, in the spec's order: Search for, Status, Label, Assignee, Tag, SubBrand, Products. */
-export type SummaryKey = 'q' | 'status' | 'label' | 'assignee' | 'sysLabel' | 'subBrand' | 'products';
+/**
+ * The summary's parts, in the spec's order: Search for, Status, Label, Assignee, Tag, SubBrand,
+ * Products; then the Reports drill-downs (issue 30): application type, created, completed.
+ */
+export type SummaryKey = 'q' | 'status' | 'label' | 'assignee' | 'sysLabel' | 'subBrand' | 'products' | 'applicationType' | 'created' | 'completed';
 
 const summaryParts: ReadonlyArray<{ key: SummaryKey; label: string }> = [
   { key: 'q', label: 'Search for' },
@@ -83,7 +86,34 @@ const summaryParts: ReadonlyArray<{ key: SummaryKey; label: string }> = [
   { key: 'sysLabel', label: 'Tag' },
   { key: 'subBrand', label: 'SubBrand' },
   { key: 'products', label: 'Products' },
+  { key: 'applicationType', label: 'Application type' },
+  { key: 'created', label: 'Created' },
+  { key: 'completed', label: 'Completed' },
 ];
+
+const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** '2026-01-31' as '31 Jan 2026' (the day as written: these days are the tenant's, not the browser's). */
+export function dayLabel(day: string): string {
+  const [year, month, date] = day.split('-');
+  return `${Number(date)} ${monthNames[Number(month) - 1] ?? month} ${year}`;
+}
+
+/** A range of days in words: 'from 1 Jan 2026', 'until 31 Jan 2026', '1 Jan 2026 – 31 Jan 2026', or the one day. */
+export function dayRangeLabel(from: string, to: string): string {
+  if (from && to) return from === to ? dayLabel(from) : `${dayLabel(from)} – ${dayLabel(to)}`;
+  return from ? `from ${dayLabel(from)}` : `until ${dayLabel(to)}`;
+}
+
+/** The drill-down parts of the summary: one value each, in words. */
+function drillDownValue(key: 'created' | 'completed', query: ApplicationListQuery): string | undefined {
+  if (key === 'created') return query.createdFrom || query.createdTo ? dayRangeLabel(query.createdFrom, query.createdTo) : undefined;
+  const period = query.completedFrom || query.completedTo ? dayRangeLabel(query.completedFrom, query.completedTo) : undefined;
+  if (period) return period;
+  if (query.completed === 'true') return 'Yes';
+  if (query.completed === 'false') return 'No';
+  return undefined;
+}
 
 export interface SummaryItem {
   key: SummaryKey;
@@ -104,20 +134,36 @@ export function optionName(options: readonly NameValue[], value: string): string
 export function filterSummary(query: ApplicationListQuery, options: FilterOptions): SummaryItem[] {
   return summaryParts.flatMap(({ key, label }): SummaryItem[] => {
     if (key === 'q') return query.q ? [{ key, label, first: query.q, others: [] }] : [];
-    const names = query[key].map((value) => optionName(options[key], value));
+    if (key === 'created' || key === 'completed') {
+      const value = drillDownValue(key, query);
+      return value === undefined ? [] : [{ key, label, first: value, others: [] }];
+    }
+    const names = key === 'applicationType' ? query.applicationType : query[key].map((value) => optionName(options[key], value));
     const [first, ...others] = names;
     return first === undefined ? [] : [{ key, label, first, others }];
   });
 }
 
 /** Removing one summary item: that filter (or the search) is dropped; the page goes back to 1 (caller). */
-export const withoutFilter = (key: SummaryKey): Partial<ApplicationListQuery> =>
-  key === 'q' ? { q: '' } : key === 'products' ? { products: [], mustHaveAllSelectedProducts: false } : { [key]: [] };
+export function withoutFilter(key: SummaryKey): Partial<ApplicationListQuery> {
+  if (key === 'q') return { q: '' };
+  if (key === 'products') return { products: [], mustHaveAllSelectedProducts: false };
+  if (key === 'created') return { createdFrom: '', createdTo: '' };
+  // A completion period implies completed; removing 'Completed' removes both.
+  if (key === 'completed') return { completedFrom: '', completedTo: '', completed: '' };
+  return { [key]: [] };
+}
 
 /** The Clear link: every filter and the search go; the sort stays. */
 export const withoutAnyFilter: Partial<ApplicationListQuery> = {
   ...emptyFilterSelection,
   products: [],
   mustHaveAllSelectedProducts: false,
+  applicationType: [],
+  createdFrom: '',
+  createdTo: '',
+  completedFrom: '',
+  completedTo: '',
+  completed: '',
   q: '',
 };

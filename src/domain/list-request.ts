@@ -15,6 +15,12 @@ export const listQueryParams = [
   'subBrand',
   'products',
   'mustHaveAllSelectedProducts',
+  'applicationType',
+  'createdFrom',
+  'createdTo',
+  'completedFrom',
+  'completedTo',
+  'completed',
   'q',
   'sortBy',
   'sortType',
@@ -23,7 +29,14 @@ export type ListQueryParam = (typeof listQueryParams)[number];
 export type RawListQuery = Partial<Record<ListQueryParam, string>>;
 
 /** The multi-select filters; each holds option values, '' being the '(None)' option. */
-export const arrayFilterParams = ['status', 'label', 'sysLabel', 'assignee', 'subBrand', 'products'] as const;
+export const arrayFilterParams = ['status', 'label', 'sysLabel', 'assignee', 'subBrand', 'products', 'applicationType'] as const;
+
+/**
+ * The Reports page's drill-downs (issue 30): days (YYYY-MM-DD, inclusive) in the tenant's time
+ * zone, the same days the report cut its periods on, so a drill-down lists exactly what was counted.
+ */
+export const dateFilterParams = ['createdFrom', 'createdTo', 'completedFrom', 'completedTo'] as const;
+export type DateFilterParam = (typeof dateFilterParams)[number];
 export type ArrayFilterParam = (typeof arrayFilterParams)[number];
 
 export interface ListFilters {
@@ -34,6 +47,14 @@ export interface ListFilters {
   subBrand: string[];
   products: string[];
   mustHaveAllSelectedProducts: boolean;
+  /** Exact ApplicationType values (the Reports page's "Other" is several). */
+  applicationType: string[];
+  createdFrom: string | null;
+  createdTo: string | null;
+  completedFrom: string | null;
+  completedTo: string | null;
+  /** true: completed (DateCompleted set); false: not completed; null: either. */
+  completed: boolean | null;
   /** The search words of q (see searchWords); empty means no search. */
   search: string[];
 }
@@ -75,8 +96,23 @@ export const emptyFilters: ListFilters = {
   subBrand: [],
   products: [],
   mustHaveAllSelectedProducts: false,
+  applicationType: [],
+  createdFrom: null,
+  createdTo: null,
+  completedFrom: null,
+  completedTo: null,
+  completed: null,
   search: [],
 };
+
+const isoDayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+export function isIsoDay(value: string): boolean {
+  if (!isoDayPattern.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
 
 /**
  * The words a search looks for: lower-cased runs of letters and digits. Every other character
@@ -138,6 +174,22 @@ export function parseListRequest(raw: RawListQuery): ParseResult<ListRequest> {
     arrays[param] = parsed.value;
   }
 
+  const days: Partial<Record<DateFilterParam, string>> = {};
+  for (const param of dateFilterParams) {
+    const value = raw[param] ?? '';
+    if (value === '') continue;
+    if (!isIsoDay(value)) return { ok: false, param, message: 'must be a date written YYYY-MM-DD' };
+    days[param] = value;
+  }
+  if (days.createdFrom && days.createdTo && days.createdFrom > days.createdTo) {
+    return { ok: false, param: 'createdTo', message: 'must not be before createdFrom' };
+  }
+  if (days.completedFrom && days.completedTo && days.completedFrom > days.completedTo) {
+    return { ok: false, param: 'completedTo', message: 'must not be before completedFrom' };
+  }
+  const completedRaw = (raw.completed ?? '').toLowerCase();
+  if (!['', 'true', 'false'].includes(completedRaw)) return { ok: false, param: 'completed', message: 'must be true or false' };
+
   const mustHaveAllRaw = (raw.mustHaveAllSelectedProducts ?? '').toLowerCase();
   if (!['', 'true', 'false'].includes(mustHaveAllRaw)) {
     return { ok: false, param: 'mustHaveAllSelectedProducts', message: 'must be true or false' };
@@ -166,6 +218,12 @@ export function parseListRequest(raw: RawListQuery): ParseResult<ListRequest> {
         products,
         // The flag means nothing without products; dropping it keeps one cache entry per meaning.
         mustHaveAllSelectedProducts: products.length > 0 && mustHaveAllRaw === 'true',
+        applicationType: arrays.applicationType ?? [],
+        createdFrom: days.createdFrom ?? null,
+        createdTo: days.createdTo ?? null,
+        completedFrom: days.completedFrom ?? null,
+        completedTo: days.completedTo ?? null,
+        completed: completedRaw === '' ? null : completedRaw === 'true',
         search,
       },
       sort: { sortBy, sortType },
@@ -184,6 +242,12 @@ export function filtersKey(filters: ListFilters): string {
     filters.subBrand,
     filters.products,
     filters.mustHaveAllSelectedProducts,
+    filters.applicationType,
+    filters.createdFrom,
+    filters.createdTo,
+    filters.completedFrom,
+    filters.completedTo,
+    filters.completed,
     [...filters.search].sort(),
   ]);
 }

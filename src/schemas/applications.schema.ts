@@ -24,6 +24,13 @@ export const ApplicationListQuerySchema = z.object({
   subBrand: z.optional(z.string()),
   products: z.optional(z.string()),
   mustHaveAllSelectedProducts: z.optional(z.string()),
+  /** The Reports page's drill-downs (issue 30): a JSON array, days YYYY-MM-DD, true/false. */
+  applicationType: z.optional(z.string()),
+  createdFrom: z.optional(z.string()),
+  createdTo: z.optional(z.string()),
+  completedFrom: z.optional(z.string()),
+  completedTo: z.optional(z.string()),
+  completed: z.optional(z.string()),
   q: z.optional(z.string()),
   sortBy: z.optional(z.string()),
   sortType: z.optional(z.string()),

@@ -12,10 +12,48 @@ const ok = (raw: Parameters<typeof parseListRequest>[0]) => {
 describe('parseListRequest', () => {
   it('defaults to page 1 of 20, ID descending, no filters', () => {
     expect(ok({})).toEqual({
-      filters: { status: [], label: [], sysLabel: [], assignee: [], subBrand: [], products: [], mustHaveAllSelectedProducts: false, search: [] },
+      filters: {
+        status: [],
+        label: [],
+        sysLabel: [],
+        assignee: [],
+        subBrand: [],
+        products: [],
+        mustHaveAllSelectedProducts: false,
+        applicationType: [],
+        createdFrom: null,
+        createdTo: null,
+        completedFrom: null,
+        completedTo: null,
+        completed: null,
+        search: [],
+      },
       sort: { sortBy: 'ID', sortType: 'desc' },
       paging: { pageNo: 1, rowsPerPage: 20 },
     });
+  });
+
+  it('reads the Reports drill-down filters: application types, days of creation and completion, completed or not', () => {
+    const value = ok({ applicationType: '["Joint","Company"]', createdFrom: '2026-01-01', createdTo: '2026-01-31', completedTo: '2026-02-28', completed: 'FALSE' });
+    expect(value.filters).toMatchObject({
+      applicationType: ['Company', 'Joint'],
+      createdFrom: '2026-01-01',
+      createdTo: '2026-01-31',
+      completedFrom: null,
+      completedTo: '2026-02-28',
+      completed: false,
+    });
+  });
+
+  it.each([
+    [{ createdFrom: '2026-02-30' }, 'createdFrom', 'must be a date written YYYY-MM-DD'],
+    [{ completedTo: '1/2/2026' }, 'completedTo', 'must be a date written YYYY-MM-DD'],
+    [{ createdFrom: '2026-02-02', createdTo: '2026-02-01' }, 'createdTo', 'must not be before createdFrom'],
+    [{ completedFrom: '2026-02-02', completedTo: '2026-02-01' }, 'completedTo', 'must not be before completedFrom'],
+    [{ completed: 'yes' }, 'completed', 'must be true or false'],
+    [{ applicationType: '"Joint"' }, 'applicationType', 'must be a JSON array of strings'],
+  ] as const)('refuses the drill-down parameter %j naming %s', (raw, param, message) => {
+    expect(parseListRequest(raw)).toEqual({ ok: false, param, message });
   });
 
   it('reads the JSON-array filters, keeping the (None) empty value, de-duplicated and sorted', () => {
