@@ -7,6 +7,7 @@ import { loadIdentitySecrets } from './identity/secrets.ts';
 import { mountIdentityProvider } from './identity/mount.ts';
 import { registerInteractionRoutes } from './identity/interaction.routes.ts';
 import { registerPasswordRoutes } from './identity/password.routes.ts';
+import { registerPasswordResetRoutes } from './identity/password-reset.routes.ts';
 import { createAccessControl } from './api/auth.ts';
 import type { RouteContext } from './api/context.ts';
 import { registerAccountRoutes } from './api/account.routes.ts';
@@ -88,6 +89,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
 
   const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets) };
   registerPasswordRoutes(context);
+  registerPasswordResetRoutes(context, mailerFor(config));
   registerAccountRoutes(context);
   registerConfigurationRoutes(context);
   registerMonitoringRoutes(context);
