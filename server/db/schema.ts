@@ -603,6 +603,8 @@ export const mfaChallenges = pgTable('mfa_challenges', {
   interactionUid: text('interaction_uid').primaryKey(),
   userId: uuid('user_id').notNull(),
   wrongCodes: integer('wrong_codes').notNull().default(0),
+  /** Set when a required enrolment was confirmed in this sign-in: Continue then finishes it. */
+  enrolled: boolean('enrolled').notNull().default(false),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 

@@ -22,6 +22,7 @@ CREATE TABLE "mfa_challenges" (
 	"interaction_uid" text PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,
 	"wrong_codes" integer DEFAULT 0 NOT NULL,
+	"enrolled" boolean DEFAULT false NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
