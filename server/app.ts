@@ -6,10 +6,13 @@ import { createTenantResolver } from './tenancy.ts';
 import { loadIdentitySecrets } from './identity/secrets.ts';
 import { mountIdentityProvider } from './identity/mount.ts';
 import { registerInteractionRoutes } from './identity/interaction.routes.ts';
+import { registerMfaInteractionRoutes } from './identity/mfa-interaction.ts';
 import { registerPasswordRoutes } from './identity/password.routes.ts';
+import { registerPasswordResetRoutes } from './identity/password-reset.routes.ts';
 import { createAccessControl } from './api/auth.ts';
 import type { RouteContext } from './api/context.ts';
 import { registerAccountRoutes } from './api/account.routes.ts';
+import { registerMfaRoutes } from './api/mfa.routes.ts';
 import { registerConfigurationRoutes } from './api/configuration.routes.ts';
 import { registerMonitoringRoutes } from './api/monitoring.routes.ts';
 import { registerApplicationRoutes } from './api/applications.routes.ts';
@@ -95,10 +98,13 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   const secrets = await loadIdentitySecrets(db);
   const providerFor = mountIdentityProvider(app, { db, config, secrets });
   registerInteractionRoutes(app, db, providerFor);
+  registerMfaInteractionRoutes(app, db, providerFor, mailerFor(config));
 
   const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets, app.accountWriteLimit) };
   registerPasswordRoutes(context);
+  registerPasswordResetRoutes(context, mailerFor(config));
   registerAccountRoutes(context);
+  registerMfaRoutes(context);
   registerConfigurationRoutes(context);
   registerMonitoringRoutes(context);
   registerApplicationRoutes(context);

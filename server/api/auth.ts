@@ -22,6 +22,8 @@ export interface Principal {
   claims: readonly string[];
   sessionUid: string | undefined;
   scopes: ReadonlySet<string>;
+  /** How the person signed in (RFC 8176: pwd, otp, fed), from the token. */
+  amr: readonly string[];
 }
 
 declare module 'fastify' {
@@ -40,6 +42,7 @@ const TokenClaimsSchema = z.object({
   sid: z.string().optional(),
   /** The grant the token was issued under (provider.ts): when it ends, so does the token. */
   gid: z.string(),
+  amr: z.array(z.string()).default([]),
 });
 
 type ApiScope = (typeof apiScopes)[number];
@@ -51,6 +54,11 @@ export interface AccessRule {
   claims?: readonly string[];
   /** At least one of these claims is required (match-any). */
   anyClaim?: readonly string[];
+}
+
+function secondFactorClaims(tenant: Tenant | undefined): readonly string[] {
+  const setting = (tenant?.settings as { ClaimsRequiringSecondFactor?: unknown } | undefined)?.ClaimsRequiringSecondFactor;
+  return Array.isArray(setting) ? setting.filter((claim): claim is string => typeof claim === 'string') : [];
 }
 
 export const requestOrigin = (request: FastifyRequest) => `${request.protocol}://${request.headers.host ?? ''}`;
@@ -120,6 +128,7 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets, limi
       claims: user.claims,
       sessionUid: token.sid,
       scopes: new Set(token.scope.split(' ')),
+      amr: token.amr,
     };
   }
 
@@ -132,6 +141,12 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets, limi
       if (missing.length > 0) throw forbidden(`Requires the ${missing.join(', ')} claim.`);
       if (rule.anyClaim && !rule.anyClaim.some((claim) => principal.claims.includes(claim))) {
         throw forbidden(`Requires one of the ${rule.anyClaim.join(', ')} claims.`);
+      }
+      // Claims the tenant guards with a second factor (setting ClaimsRequiringSecondFactor, issue 31).
+      const guarded = secondFactorClaims(request.tenant);
+      const needed = [...(rule.claims ?? []), ...(rule.anyClaim ?? [])].filter((claim) => guarded.includes(claim));
+      if (needed.length > 0 && !principal.amr.includes('otp')) {
+        throw forbidden(`Requires two-step verification for the ${needed.join(', ')} claim.`);
       }
       request.principal = principal;
       if (await limitAccountWrite(request, reply)) return reply;

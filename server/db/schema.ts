@@ -67,6 +67,13 @@ export const users = pgTable(
     /** Who last unlocked, deactivated or reactivated the account, and when. */
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
     statusChangedBy: uuid('status_changed_by'),
+    /** Two-step verification (migration 0017): the confirmed TOTP secret, one being enrolled, the last step accepted. */
+    totpSecret: text('totp_secret'),
+    totpPendingSecret: text('totp_pending_secret'),
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** Wrong codes, counted apart from wrong passwords since `mfaFailuresSince` (ten in 15 minutes lock). */
+    mfaFailedAttempts: integer('mfa_failed_attempts').notNull().default(0),
+    mfaFailuresSince: timestamp('mfa_failures_since', { withTimezone: true }),
   },
   (t) => [uniqueIndex('users_tenant_email').on(t.tenantId, t.email)],
 );
@@ -706,4 +713,79 @@ export const verificationActivity = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('verification_activity_verification').on(t.verificationId, t.createdAt)],
+/** One-time recovery codes of two-step verification, as SHA-256 hashes (migration 0017). */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/** A sign-in between its password and its code (keyed by the identity provider's interaction). */
+export const mfaChallenges = pgTable('mfa_challenges', {
+  interactionUid: text('interaction_uid').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  wrongCodes: integer('wrong_codes').notNull().default(0),
+  /** Set when a required enrolment was confirmed in this sign-in: Continue then finishes it. */
+  enrolled: boolean('enrolled').notNull().default(false),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Forgot password links: SHA-256 of the token, single use, 30 minutes. */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('password_reset_tokens_user').on(t.userId)],
+);
+
+/** A federation partner's HMAC-SHA256 keys per tenant; the key id lets keys rotate. */
+export const federationKeys = pgTable(
+  'federation_keys',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    keyId: text('key_id').notNull(),
+    secret: text('secret').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.keyId] })],
+);
+
+/** Nonces of federated links already used: each link signs in once. */
+export const federationNonces = pgTable(
+  'federation_nonces',
+  {
+    tenantId: text('tenant_id').notNull(),
+    nonce: text('nonce').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.nonce] })],
+);
+
+/** The account's own audit trail: resets, two-step verification, recovery codes, unlocks. */
+export const accountAudit = pgTable(
+  'account_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenantId: text('tenant_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    activity: text('activity').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('account_audit_user').on(t.userId, t.createdAt)],
 );

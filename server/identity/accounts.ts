@@ -7,6 +7,9 @@ export type User = typeof users.$inferSelect;
 /** SUV §4: Invited, Active and Normal are enabled; locked and deactivated users cannot sign in. */
 export const signInStatuses = new Set(['Invited', 'Active', 'Normal']);
 export const maxFailedSignIns = 5;
+/** Wrong second-step codes that lock an account (LockedMFAAttempts), counted within `mfaFailureWindowMinutes`. */
+export const maxFailedMfaCodes = 10;
+export const mfaFailureWindowMinutes = 15;
 
 /** A user id as the database writes it (a uuid): anything else names nobody, and is not sent to the database. */
 export const isUserId = (id: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
@@ -55,4 +58,37 @@ export async function recordWrongPassword(db: Pick<Database, 'update'>, userId: 
     .where(eq(users.id, userId))
     .returning({ status: users.status });
   return updated?.status === 'LockedPasswordAttempts';
+}
+
+/**
+ * Counts a wrong second-step code, apart from wrong passwords: ten within 15 minutes (from the
+ * first of them) set LockedMFAAttempts. True when this one locked the account.
+ */
+export async function recordWrongMfaCode(db: Pick<Database, 'update'>, userId: string): Promise<boolean> {
+  const windowOpen = sql`${users.mfaFailuresSince} is not null and ${users.mfaFailuresSince} > now() - make_interval(mins => ${mfaFailureWindowMinutes})`;
+  const count = sql`case when ${windowOpen} then ${users.mfaFailedAttempts} + 1 else 1 end`;
+  const [updated] = await db
+    .update(users)
+    .set({
+      mfaFailedAttempts: count,
+      mfaFailuresSince: sql`case when ${windowOpen} then ${users.mfaFailuresSince} else now() end`,
+      status: sql`case when ${count} >= ${maxFailedMfaCodes} then 'LockedMFAAttempts' else ${users.status} end`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ status: users.status });
+  return updated?.status === 'LockedMFAAttempts';
+}
+
+/**
+ * SUV §4 Unlock: a locked account (wrong passwords, wrong codes or inactivity) becomes Active
+ * with both failure counters cleared. True when the account was locked. (The users branch calls
+ * this from POST /api/users/unlockuser.)
+ */
+export async function unlockAccount(db: Pick<Database, 'update'>, userId: string): Promise<boolean> {
+  const unlocked = await db
+    .update(users)
+    .set({ status: 'Active', failedAttempts: 0, mfaFailedAttempts: 0, mfaFailuresSince: null })
+    .where(and(eq(users.id, userId), sql`${users.status} like 'Locked%'`))
+    .returning({ id: users.id });
+  return unlocked.length > 0;
 }

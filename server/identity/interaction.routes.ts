@@ -9,6 +9,7 @@ import { findUserByEmail, maxFailedSignIns, recordWrongPassword, signInStatuses 
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { lockIfInactive } from './account-status.ts';
+import { afterPasswordStep } from './mfa-interaction.ts';
 import { notFound } from '../http-error.ts';
 import { Lru } from '../lru.ts';
 import { describeWait } from '../rate-limits.ts';
@@ -103,13 +104,8 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     }
 
     await db.update(users).set({ failedAttempts: 0, lastLoginAt: new Date() }).where(eq(users.id, user.id));
-    reply.hijack();
-    await provider.interactionFinished(
-      request.raw,
-      reply.raw,
-      { login: { accountId: user.id } },
-      { mergeWithLastSubmission: false },
-    );
+    // The second step (or a required enrolment) comes next when there is one: mfa-interaction.ts.
+    return afterPasswordStep(db, provider, request, reply, details.uid, user);
   });
 }
 

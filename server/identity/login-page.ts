@@ -33,6 +33,8 @@ export function renderLoginPage({ tenant, action, email, error, nonce }: LoginPa
   button { margin-top: 24px; width: 100%; padding: 12px; border: 0; border-radius: 8px; background: var(--brand);
     color: #fff; font: inherit; font-weight: 600; cursor: pointer; }
   .error { margin: 0 0 8px; padding: 10px 12px; border-radius: 8px; background: #fdecec; color: #9b1c1c; }
+  .links { margin-top: 16px; } .links a { color: #0b4f94; }
+  a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
   footer { margin-top: 24px; font-size: 0.85rem; color: #5b6675; }
 </style>
 </head>
@@ -48,6 +50,7 @@ export function renderLoginPage({ tenant, action, email, error, nonce }: LoginPa
     <input id="password" name="password" type="password" autocomplete="current-password" required>
     <button type="submit">Sign in</button>
   </form>
+  <p class="links"><a href="/account/forgotpassword">Forgot password?</a></p>
   <footer>Need help? ${tenant.supportEmail} · ${tenant.supportPhone}</footer>
 </main>
 </body>

@@ -46,7 +46,8 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
     ],
     pkce: { required: () => true },
     scopes: ['openid', 'profile', 'offline_access'],
-    claims: { openid: ['sub'], profile: ['name', 'email'] },
+    acrValues: ['urn:portal:loa:1', 'urn:portal:loa:2'],
+    claims: { openid: ['sub', 'acr', 'amr'], profile: ['name', 'email'] },
     findAccount: async (_ctx, id) => {
       const user = await findUserById(db, id);
       if (!user || user.tenantId !== tenantId || !signInStatuses.has(user.status)) return undefined;
@@ -71,12 +72,15 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
         }),
       },
     },
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       if (!('accountId' in token) || typeof token.accountId !== 'string') return undefined;
       const user = await findUserById(db, token.accountId);
       const sessionUid = 'sessionUid' in token && typeof token.sessionUid === 'string' ? token.sessionUid : undefined;
       const grantId = 'grantId' in token && typeof token.grantId === 'string' ? token.grantId : undefined;
-      return user ? { ...accessTokenClaims(user), sid: sessionUid, gid: grantId } : undefined;
+      // amr/acr of the sign-in (issue 31): from the code on the first exchange, the refresh token after.
+      const { AuthorizationCode: code, RefreshToken: refreshToken } = ctx.oidc.entities;
+      const { amr, acr } = code ?? refreshToken ?? {};
+      return user ? { ...accessTokenClaims(user), sid: sessionUid, gid: grantId, amr, acr } : undefined;
     },
     // The portal is a first-party client: every sign-in yields a refresh token, rotated on each use.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

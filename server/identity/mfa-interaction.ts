@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import type Provider from 'oidc-provider';
+import QRCode from 'qrcode';
+import type { Database } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { sendAccountEmail } from '../db/account-audit-store.ts';
+import { LoginMfaFormSchema } from '../../src/schemas/sign-in.schema.ts';
+import { composeEmail } from '../providers/mail/compose.ts';
+import type { Mailer } from '../providers/mail/mailer.ts';
+import { notFound } from '../http-error.ts';
+import type { Tenant } from '../tenancy.ts';
+import { findUserById, recordWrongMfaCode, signInStatuses, type User } from './accounts.ts';
+import { revokeAccountSessions } from './adapter.ts';
+import { sendIdentityPage } from './identity-page.ts';
+import { renderLoginPage } from './login-page.ts';
+import {
+  authenticationLevels,
+  closeChallenge,
+  confirmEnrolment,
+  countWrongCode,
+  findChallenge,
+  isMfaRequired,
+  markChallengeEnrolled,
+  maxWrongCodesPerSignIn,
+  openChallenge,
+  remainingRecoveryCodes,
+  startEnrolment,
+  verifySecondFactor,
+} from './mfa.ts';
+import { lockedMfaMessage, mfaCodePage, mfaEnrolmentPage, recoveryCodesPage, tooManyWrongCodesMessage, wrongCodeMessage } from './mfa-pages.ts';
+
+type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
+type Level = (typeof authenticationLevels)[keyof typeof authenticationLevels];
+
+export const federatedOnlyMessage = 'Your account signs in through your organisation’s single sign-on link.';
+
+/** Ends the interaction with a login: amr and acr go into the session, the code and the tokens. */
+export async function finishLogin(provider: Provider, request: FastifyRequest, reply: FastifyReply, accountId: string, level: Level) {
+  reply.hijack();
+  await provider.interactionFinished(
+    request.raw,
+    reply.raw,
+    { login: { accountId, amr: [...level.amr], acr: level.acr } },
+    { mergeWithLastSubmission: false },
+  );
+}
+
+/** Back to the login page of this interaction, with a message (the password step starts again). */
+function sendLoginPage(reply: FastifyReply, tenant: Tenant, uid: string, error: string, status = 401) {
+  const nonce = randomBytes(16).toString('base64');
+  return reply
+    .code(status)
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'self'; base-uri 'none'`,
+    )
+    .type('text/html; charset=utf-8')
+    .send(renderLoginPage({ tenant, action: `/interaction/${uid}/login`, email: '', error, nonce }));
+}
+
+const requestTenant = (request: FastifyRequest) => {
+  if (!request.tenant) throw notFound('Unknown tenant.');
+  return request.tenant;
+};
+
+async function sendEnrolment(db: Database, reply: FastifyReply, tenant: Tenant, uid: string, user: User, error?: string) {
+  const { Secret, OtpAuthUri } = await startEnrolment(db, tenant, user);
+  const svg = await QRCode.toString(OtpAuthUri, { type: 'svg', margin: 1 });
+  const dataUrl = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  return sendIdentityPage(reply, tenant, mfaEnrolmentPage(uid, Secret, dataUrl, error), error ? 401 : 200);
+}
+
+/**
+ * What follows a right password (the login interaction calls this instead of finishing): a person
+ * with two-step verification is asked for a code; one whose tenant requires it and who has none is
+ * walked through enrolment; one whom the tenant lets in only by SSO is refused; everyone else is in.
+ */
+export async function afterPasswordStep(db: Database, provider: Provider, request: FastifyRequest, reply: FastifyReply, uid: string, user: User) {
+  const tenant = requestTenant(request);
+  const settings = tenant.settings as { FormLoginRequiresClaim?: unknown };
+  if (settings.FormLoginRequiresClaim === true && !user.claims.includes('user.formlogin')) {
+    return sendLoginPage(reply, tenant, uid, federatedOnlyMessage, 403);
+  }
+  if (user.totpSecret) {
+    await openChallenge(db, uid, user.id);
+    return sendIdentityPage(reply, tenant, mfaCodePage(uid));
+  }
+  if (isMfaRequired(tenant, user)) {
+    await openChallenge(db, uid, user.id);
+    return sendEnrolment(db, reply, tenant, uid, user);
+  }
+  return finishLogin(provider, request, reply, user.id, authenticationLevels.password);
+}
+
+/** The second step's routes (AM §7 initiatemfa / loginmfa semantics) inside the identity provider's interaction. */
+export function registerMfaInteractionRoutes(app: FastifyInstance, db: Database, providerFor: ProviderFor, mailer: Mailer) {
+  /** The challenge and its person, or the login page again when the sign-in cannot go on. */
+  async function challengeFor(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+    const provider = await providerFor(request);
+    const details = await provider.interactionDetails(request.raw, reply.raw);
+    const tenant = requestTenant(request);
+    const challenge = await findChallenge(db, details.uid);
+    const user = challenge ? await findUserById(db, challenge.userId) : undefined;
+    if (!challenge || !user || user.tenantId !== tenant.id) {
+      await sendLoginPage(reply, tenant, details.uid, 'Your sign-in has expired. Please sign in again.');
+      return undefined;
+    }
+    if (!signInStatuses.has(user.status)) {
+      await closeChallenge(db, details.uid);
+      await sendLoginPage(reply, tenant, details.uid, user.status === 'LockedMFAAttempts' ? lockedMfaMessage : 'Your account cannot sign in.');
+      return undefined;
+    }
+    return { provider, uid: details.uid, tenant, challenge, user };
+  }
+
+  /** A wrong code: counted for this attempt (five end it) and for the account (ten in 15 minutes lock it). */
+  async function wrongCode(reply: FastifyReply, tenant: Tenant, uid: string, user: User, retry: () => unknown) {
+    const locked = await db.transaction(async (tx) => {
+      if (!(await recordWrongMfaCode(tx, user.id))) return false;
+      await revokeAccountSessions(tx, user.id);
+      await closeChallenge(tx, uid);
+      return true;
+    });
+    if (locked) return sendLoginPage(reply, tenant, uid, lockedMfaMessage);
+    if ((await countWrongCode(db, uid)) >= maxWrongCodesPerSignIn) {
+      await closeChallenge(db, uid);
+      return sendLoginPage(reply, tenant, uid, tooManyWrongCodesMessage);
+    }
+    return retry();
+  }
+
+  async function signedIn(uid: string, userId: string) {
+    await closeChallenge(db, uid);
+    await db.update(users).set({ mfaFailedAttempts: 0, mfaFailuresSince: null }).where(eq(users.id, userId));
+  }
+
+  app.post<{ Params: { uid: string } }>('/interaction/:uid/loginmfa', async (request, reply) => {
+    const found = await challengeFor(request, reply);
+    if (!found) return reply;
+    const { provider, uid, tenant, user } = found;
+    const { code } = LoginMfaFormSchema.parse(request.body ?? {});
+    const factor = await verifySecondFactor(db, user, code);
+    if (!factor) {
+      return wrongCode(reply, tenant, uid, user, () => sendIdentityPage(reply, tenant, mfaCodePage(uid, wrongCodeMessage), 401));
+    }
+    await signedIn(uid, user.id);
+    if (factor === 'recovery') await mailRecoveryCodeUse(db, mailer, tenant, user);
+    return finishLogin(provider, request, reply, user.id, authenticationLevels.secondFactor);
+  });
+
+  /** A required enrolment: the code confirms it and shows the recovery codes; Continue then signs in. */
+  app.post<{ Params: { uid: string } }>('/interaction/:uid/enrolmfa', async (request, reply) => {
+    const found = await challengeFor(request, reply);
+    if (!found) return reply;
+    const { provider, uid, tenant, challenge, user } = found;
+    if (challenge.enrolled) {
+      await signedIn(uid, user.id);
+      return finishLogin(provider, request, reply, user.id, authenticationLevels.secondFactor);
+    }
+    const codes = await confirmEnrolment(db, user, LoginMfaFormSchema.parse(request.body ?? {}).code.trim());
+    if (!codes) return wrongCode(reply, tenant, uid, user, () => sendEnrolment(db, reply, tenant, uid, user, wrongCodeMessage));
+    await markChallengeEnrolled(db, uid);
+    return sendIdentityPage(reply, tenant, recoveryCodesPage(uid, codes));
+  });
+}
+
+/** A recovery code was used: the person hears of it, in case it was not them. */
+async function mailRecoveryCodeUse(db: Database, mailer: Mailer, tenant: Tenant, user: User) {
+  const left = await remainingRecoveryCodes(db, user.id);
+  const { text, html } = composeEmail({
+    greeting: `Hello ${user.firstName},`,
+    paragraphs: [
+      `A recovery code was just used to sign in to your ${tenant.name} account. You have ${left} recovery code${left === 1 ? '' : 's'} left.`,
+    ],
+    closing: [`If this was not you, contact ${tenant.supportEmail} at once.`],
+    signature: [tenant.name],
+  });
+  await sendAccountEmail(
+    db,
+    mailer,
+    { fromName: tenant.name, to: user.email, subject: `A recovery code was used for your ${tenant.name} account`, text, html },
+    { tenantId: tenant.id, userId: user.id, activity: 'Signed in with a recovery code' },
+  );
+}
