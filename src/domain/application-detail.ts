@@ -23,6 +23,8 @@ dayjs.extend(relativeTime);
 
 /** AM §2, letter for letter. */
 export const loadingApplicationText = 'Loading application...';
+/** Issue 32: a refetch that fails keeps the loaded screen (the not-found text is for a failed load). */
+export const applicationRefreshFailedText = 'The application could not be refreshed.';
 export const applicationNotFoundText =
   'This application cannot be found. The application may no longer exist or you might not have permission to view it.';
 /** AM §8. */
