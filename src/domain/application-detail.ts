@@ -10,6 +10,7 @@ import {
   type TaxInformation,
 } from '../schemas/application-detail.schema.ts';
 import { statusStyle, type StatusStyle } from './application-status.ts';
+import { splitIntoWords } from './code-words.ts';
 import { formatAmount, productsDisplay, type ProductsDisplay } from './list-format.ts';
 import { hasClaim, type Claims } from './permissions.ts';
 
@@ -65,7 +66,9 @@ export function exceptionName(violationName: string): string {
     .replace(/[_\-.]+/g, ' ')
     .trim()
     .split(/\s+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    // A run of capitals ('DUPLICATEAPPLICATION') is split into its words where they are known.
+    .flatMap((word) => (/^[A-Z]{6,}$/.test(word) ? (splitIntoWords(word) ?? [word]) : [word]));
   if (!words.length) return violationName;
   const sentence = words.join(' ').toLowerCase();
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
