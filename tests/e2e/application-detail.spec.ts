@@ -95,10 +95,15 @@ test.describe('application detail', () => {
     await expect(renamed.getByRole('button', { name: 'Retry' })).toHaveCount(0);
     expect(uploadRequests).toHaveLength(1);
 
+    // An empty file of an accepted type is said to be empty (issue 32), not of the wrong type.
+    await fileInput.setInputFiles({ name: 'empty.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(0) });
+    await expect(uploads.getByRole('listitem').filter({ hasText: 'empty.pdf' })).toContainText('The file is empty.');
+    expect(uploadRequests).toHaveLength(2);
+
     const pdfName = `e2e-${Date.now()}.pdf`;
     await fileInput.setInputFiles({ name: pdfName, mimeType: 'application/pdf', buffer: pdfBytes });
     await expect(uploads.getByRole('listitem').filter({ hasText: pdfName })).toContainText('Uploaded');
-    expect(uploadRequests).toHaveLength(2);
+    expect(uploadRequests).toHaveLength(3);
     // Upload results are announced: the list is a polite live region.
     await expect(uploads).toHaveAttribute('aria-live', 'polite');
     const listed = documents.getByRole('list', { name: 'Documents' });
