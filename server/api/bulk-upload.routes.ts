@@ -19,7 +19,7 @@ import {
   usedExternalIds,
 } from '../db/bulk-upload-store.ts';
 import { validateRowsInSlices } from '../bulk-upload/validate-rows.ts';
-import { buildTemplate, readUpload, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
+import { buildTemplate, readUpload, workbookFormat, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
 import { zipProblem } from '../bulk-upload/zip-guard.ts';
 import { principalOf, type RouteContext } from './context.ts';
 import { cleanFileName, hasVisibleName, invisibleFileNameMessage } from './documents.routes.ts';
@@ -28,11 +28,6 @@ import { cleanFileName, hasVisibleName, invisibleFileNameMessage } from './docum
 export const bulkUploadMaxBytes = 10 * 1024 * 1024;
 export const bulkUploadMaxUncompressedBytes = 64 * 1024 * 1024;
 const xlsxMime = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const oleHeader = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const zipHeader = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
-export const xlsNotSupportedMessage =
-  'Excel 97-2003 workbooks (.xls) cannot be read. Open the file in Excel or LibreOffice, save it as an Excel Workbook (.xlsx) and upload that file.';
 export const duplicateFileMessage =
   'This file was already uploaded in the last hour and its applications were created. It was not imported again.';
 
@@ -128,11 +123,10 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
         const extension = /\.(xlsx|xls)$/i.exec(name)?.[1]?.toLowerCase();
         if (!extension) return invalidFile('Only .xlsx and .xls files can be uploaded.');
         if (!content) return invalidFile(`The file is larger than ${bulkUploadMaxBytes / 1024 / 1024} MB.`);
-        // docs/decisions/005: .xls is recognised by its content and answered, not read.
-        if (content.subarray(0, 8).equals(oleHeader)) return invalidFile(xlsNotSupportedMessage);
-        if (extension === 'xls' || !content.subarray(0, 4).equals(zipHeader))
-          return invalidFile('The file is not an Excel workbook.');
-        const zip = await zipProblem(content, bulkUploadMaxUncompressedBytes);
+        // docs/decisions/005: the content decides the format; .xls is read on the worker thread too.
+        const format = workbookFormat(content);
+        if (!format) return invalidFile('The file is not an Excel workbook.');
+        const zip = format === 'xlsx' ? await zipProblem(content, bulkUploadMaxUncompressedBytes) : undefined;
         if (zip) {
           request.log.warn({ problem: zip, size: content.length }, 'bulk upload refused before reading');
           return invalidFile(

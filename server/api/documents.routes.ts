@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   DocumentQuerySchema,
   UploadDocumentsResponseSchema,
+  emptyFileMessage,
   invalidFileTypeMessage,
   type UploadedDocument,
 } from '../../src/schemas/application-detail.schema.ts';
@@ -178,7 +179,9 @@ export function registerDocumentRoutes({ app, db, access, config }: RouteContext
       const contentType = acceptedContentType(extension, sniffed.fileType?.ext, sniffed.fileType?.mime, Buffer.concat(measure.head));
       if (!contentType) {
         await drain(sniffed);
-        return { result: { Success: false, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: invalidFileTypeMessage } };
+        // Nothing to sniff is no wrong type: the person is told the file is empty (issue 32).
+        const message = measure.bytes === 0 ? emptyFileMessage : invalidFileTypeMessage;
+        return { result: { Success: false, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: message } };
       }
       const { key, size } = await storage.put(sniffed);
       return { result: { Success: true, PublicId: '', FileName: fileName, UploadedTimestamp: 0, Message: '' }, stored: { originalFileName: fileName, contentType, size, storageKey: key } };

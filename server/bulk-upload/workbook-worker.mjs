@@ -6,6 +6,7 @@
 // template-columns.ts stays the one place that says it.
 import { parentPort, workerData } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
+import * as XLSX from '@e965/xlsx';
 
 if (!parentPort) throw new Error('workbook-worker.mjs runs as a worker thread.');
 
@@ -33,9 +34,32 @@ const columnLetter = (index) => {
   return letter;
 };
 
-async function load(content) {
+/** An Excel 97-2003 workbook (BIFF8 in an OLE2 compound file) starts with this header. */
+const oleHeader = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+const isXls = (content) => oleHeader.every((byte, index) => content[index] === byte);
+
+/**
+ * An .xls read by SheetJS (@e965/xlsx, the maintained republish; exceljs reads only .xlsx) and
+ * written again as an .xlsx that exceljs opens: everything after this point, the reading of the
+ * template and the error workbook, is the same for both formats, and the error workbook is an
+ * .xlsx. Only the Applications sheet is read. An .xls is not compressed (no bomb to defuse as for a
+ * zip); its size is bounded by the upload limit, a BIFF8 sheet by 65,536 rows, and this thread by
+ * its heap cap and the job's time limit.
+ */
+function xlsAsXlsx(content, sheetName) {
+  const book = XLSX.read(content, { type: 'buffer', cellDates: true, dense: true, sheets: [sheetName] });
+  // Only the Applications sheet goes on (the others were not read). A workbook without it gets an
+  // empty sheet of another name, so the usual "no Applications sheet" answer follows.
+  const sheet = book.Sheets[sheetName];
+  const out = XLSX.utils.book_new();
+  if (sheet) XLSX.utils.book_append_sheet(out, sheet, sheetName);
+  else XLSX.utils.book_append_sheet(out, XLSX.utils.aoa_to_sheet([]), 'Sheet1');
+  return XLSX.write(out, { type: 'buffer', bookType: 'xlsx', compression: false });
+}
+
+async function load(content, sheetName) {
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(content);
+  await workbook.xlsx.load(isXls(content) ? xlsAsXlsx(content, sheetName) : content);
   return workbook;
 }
 
@@ -43,9 +67,14 @@ async function load(content) {
 async function read({ content, layout }) {
   let workbook;
   try {
-    workbook = await load(content);
+    workbook = await load(content, layout.sheetName);
   } catch {
-    return { ok: false, problem: 'The file could not be read as an .xlsx workbook.' };
+    return {
+      ok: false,
+      problem: isXls(content)
+        ? 'The file could not be read as an .xls workbook.'
+        : 'The file could not be read as an .xlsx workbook.',
+    };
   }
   const sheet = workbook.getWorksheet(layout.sheetName);
   if (!sheet) return { ok: false, problem: `The workbook has no ${layout.sheetName} sheet.` };
@@ -88,7 +117,7 @@ const errorFill = { type: 'pattern', pattern: 'solid', fgColor: { argb: errorCol
  * the Issues column summarising each row's problems (cleared on rows that have none).
  */
 async function writeErrors({ content, layout, problems }) {
-  const workbook = await load(content);
+  const workbook = await load(content, layout.sheetName);
   const sheet = workbook.getWorksheet(layout.sheetName);
   if (!sheet) throw new Error(`The ${layout.sheetName} sheet disappeared.`);
   const issuesColumn = layout.headers.length + 1;

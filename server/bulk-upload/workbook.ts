@@ -161,7 +161,21 @@ function workbookJob<T>(job: Record<string, unknown>, onRows?: (rows: UploadRows
   });
 }
 
-/** Loads an .xlsx and reads the Applications sheet as the template defines it, or says why not. */
+const oleHeader = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const zipHeader = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/**
+ * What an upload is by its content, whatever its name says: an .xlsx (a zip, to be checked by the
+ * zip guard before it is read), an .xls (Excel 97-2003, read with SheetJS on the worker thread), or
+ * neither.
+ */
+export function workbookFormat(content: Buffer): 'xlsx' | 'xls' | undefined {
+  if (content.subarray(0, 4).equals(zipHeader)) return 'xlsx';
+  if (content.subarray(0, 8).equals(oleHeader)) return 'xls';
+  return undefined;
+}
+
+/** Loads an .xlsx or .xls and reads the Applications sheet as the template defines it, or says why not. */
 export async function readUpload(content: Buffer): Promise<ReadResult> {
   try {
     const rows: UploadRows = [];

@@ -10,6 +10,7 @@ import {
   type TaxInformation,
 } from '../schemas/application-detail.schema.ts';
 import { statusStyle, type StatusStyle } from './application-status.ts';
+import { splitIntoWords } from './code-words.ts';
 import { formatAmount, productsDisplay, type ProductsDisplay } from './list-format.ts';
 import { hasClaim, type Claims } from './permissions.ts';
 
@@ -23,6 +24,8 @@ dayjs.extend(relativeTime);
 
 /** AM §2, letter for letter. */
 export const loadingApplicationText = 'Loading application...';
+/** Issue 32: a refetch that fails keeps the loaded screen (the not-found text is for a failed load). */
+export const applicationRefreshFailedText = 'The application could not be refreshed.';
 export const applicationNotFoundText =
   'This application cannot be found. The application may no longer exist or you might not have permission to view it.';
 /** AM §8. */
@@ -63,7 +66,9 @@ export function exceptionName(violationName: string): string {
     .replace(/[_\-.]+/g, ' ')
     .trim()
     .split(/\s+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    // A run of capitals ('DUPLICATEAPPLICATION') is split into its words where they are known.
+    .flatMap((word) => (/^[A-Z]{6,}$/.test(word) ? (splitIntoWords(word) ?? [word]) : [word]));
   if (!words.length) return violationName;
   const sentence = words.join(' ').toLowerCase();
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);

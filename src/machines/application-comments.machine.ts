@@ -1,4 +1,4 @@
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendParent, setup, type DoneActorEvent } from 'xstate';
 import { commentProblem } from '../domain/application-detail.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type { ApplicationComment } from '../schemas/application-detail.schema.ts';
@@ -24,7 +24,7 @@ export interface ApplicationCommentsContext {
   saveFailed: boolean;
 }
 
-/** The detail sends `comments.load` once the application is there. */
+/** The detail sends `comments.load` once the application is there, and again after each refetch. */
 export type ApplicationCommentsEvent =
   | { type: 'comments.load' }
   | { type: 'comment.change'; text: string }
@@ -43,6 +43,7 @@ export const applicationCommentsMachine = setup({
     events: ApplicationCommentsEvent;
     input: ApplicationCommentsInput;
     tags: 'busy';
+    children: { loadComments: 'loadComments'; reloadComments: 'loadComments'; saveComment: 'saveComment' };
   }>(),
   actors: {
     loadComments: fromPromise<ApplicationComment[], { applicationId: string }>(({ input }) =>
@@ -63,6 +64,11 @@ export const applicationCommentsMachine = setup({
       loadFailed: false,
     })),
     flagLoadFailed: assign({ loadFailed: true }),
+    // A newer reload replaces the one under way, so an older answer never overwrites a newer one.
+    startReload: enqueueActions(({ context, enqueue }) => {
+      enqueue.stopChild('reloadComments');
+      enqueue.spawnChild('loadComments', { id: 'reloadComments', input: { applicationId: context.applicationId } });
+    }),
     assignDraft: assign((_, params: { text: string }) => ({ draft: params.text, saveFailed: false })),
     validate: assign(({ context }) => ({ message: commentProblem(context.draft) })),
     // The answer holds every comment, the new one included.
@@ -112,6 +118,15 @@ export const applicationCommentsMachine = setup({
     editing: {
       initial: 'validated',
       on: {
+        // The detail refetched: the comments are read again, the draft being typed is kept.
+        'comments.load': { guard: 'canReadComments', actions: 'startReload' },
+        'xstate.done.actor.reloadComments': {
+          actions: {
+            type: 'assignComments',
+            params: ({ event }: { event: DoneActorEvent<ApplicationComment[]> }) => ({ comments: event.output }),
+          },
+        },
+        'xstate.error.actor.reloadComments': { actions: 'flagLoadFailed' },
         'comment.change': {
           target: '.debouncing',
           reenter: true,
@@ -157,13 +172,16 @@ export const statechartLabels = {
     loadComments: { does: 'Loads the application’s comments', done: 'comments loaded', failed: 'comments could not be loaded' },
     saveComment: { does: 'Saves the comment', done: 'comment saved', failed: 'comment could not be saved' },
   },
+  children: {
+    reloadComments: { does: 'Reads the comments again', done: 'comments reloaded', failed: 'comments could not be reloaded' },
+  },
   guards: {
     canReadComments: 'the user may read comments (comments.view)',
     canSaveComment: 'the user may add comments (comment.add) and the comment is valid',
   },
   delays: { commentValidationDebounce: 'the pause after the last keystroke before the comment is checked' },
   events: {
-    'comments.load': 'the card opened',
+    'comments.load': 'the card opened, or the application was refetched',
     'comment.change': 'the comment was typed in',
     'comment.blur': 'the comment box lost focus',
     'comment.submit': 'Save chosen',

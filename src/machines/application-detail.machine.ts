@@ -108,9 +108,10 @@ export const emptyDetailConfiguration: DetailConfiguration = {
 /**
  * The application detail screen (AM §2, §4, §7, §8). The application loads first; once it is there,
  * the activity feed, the VPN summary (vpnsummary.view) and the comments (a child machine) load
- * alongside. Refresh asks the server to reload the application, then refetches it; child workflows
- * (uploads now, the actions of the next issue) send `detail.refetch`. Any failure to load the
- * application (404, another tenant's, not visible, network) shows the spec's not-found text.
+ * alongside. Refresh asks the server to reload the application, then refetches it and every card
+ * with it; child workflows (uploads, actions, editors) send `detail.refetch`. Any failure to load the
+ * application (404, another tenant's, not visible, network) shows the spec's not-found text; a
+ * failed refetch keeps the loaded screen and offers to try again.
  *
  * The feed, the VPN summary and downloads run as spawned actors whose progress lives in context
  * (not parallel regions), so the states a person moves through stay few and every path is tested.
@@ -358,9 +359,20 @@ export const applicationDetailMachine = setup({
                 { type: 'assignDetail', params: ({ event }) => ({ detail: event.output }) },
                 'startActivity',
                 'startIps',
+                // One refetch reloads every card: the comments too (a colleague's, or depersonalised).
+                'startComments',
               ],
             },
-            onError: { target: '#applicationDetail.notFound' },
+            // The spec's not-found text is for a failed load; a failed refetch keeps what is shown.
+            onError: { target: 'refreshFailed' },
+          },
+        },
+        refreshFailed: {
+          description:
+            "The cards stay; 'The application could not be refreshed.' with Try again (a refetch failed)",
+          on: {
+            'detail.refresh': { target: 'reloading' },
+            'detail.refetch': { target: 'refetching' },
           },
         },
       },

@@ -179,3 +179,5 @@ export type DocumentQuery = z.infer<typeof DocumentQuerySchema>;
 
 /** AM §8 upload refusal text. */
 export const invalidFileTypeMessage = 'Invalid file type';
+/** A file of an accepted type with nothing in it (issue 32: not 'Invalid file type'). */
+export const emptyFileMessage = 'The file is empty.';

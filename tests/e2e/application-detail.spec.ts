@@ -95,10 +95,15 @@ test.describe('application detail', () => {
     await expect(renamed.getByRole('button', { name: 'Retry' })).toHaveCount(0);
     expect(uploadRequests).toHaveLength(1);
 
+    // An empty file of an accepted type is said to be empty (issue 32), not of the wrong type.
+    await fileInput.setInputFiles({ name: 'empty.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(0) });
+    await expect(uploads.getByRole('listitem').filter({ hasText: 'empty.pdf' })).toContainText('The file is empty.');
+    expect(uploadRequests).toHaveLength(2);
+
     const pdfName = `e2e-${Date.now()}.pdf`;
     await fileInput.setInputFiles({ name: pdfName, mimeType: 'application/pdf', buffer: pdfBytes });
     await expect(uploads.getByRole('listitem').filter({ hasText: pdfName })).toContainText('Uploaded');
-    expect(uploadRequests).toHaveLength(2);
+    expect(uploadRequests).toHaveLength(3);
     // Upload results are announced: the list is a polite live region.
     await expect(uploads).toHaveAttribute('aria-live', 'polite');
     const listed = documents.getByRole('list', { name: 'Documents' });
@@ -122,10 +127,30 @@ test.describe('application detail', () => {
     expect(archive.includes(Buffer.from(pdfName))).toBe(true);
     expect(archive.includes(pdfBytes)).toBe(true);
 
-    // Refresh reloads and refetches; the page stays.
+    // Refresh reloads and refetches every card: a comment added in another tab appears (issue 32).
+    const other = await page.context().newPage();
+    await other.goto(page.url());
+    const otherComments = card(other, 'Comments');
+    const otherText = `Added elsewhere ${Date.now()}`;
+    await otherComments.getByRole('textbox', { name: 'Add a comment' }).fill(otherText);
+    await otherComments.getByRole('button', { name: 'Add Comment' }).click();
+    await expect(otherComments.getByRole('listitem').first()).toContainText(otherText);
+    await other.close();
+    await expect(comments).not.toContainText(otherText);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
     await expect(listed.getByRole('listitem').filter({ hasText: pdfName })).toBeVisible();
+    await expect(comments.getByRole('list', { name: 'Comments' }).getByRole('listitem').first()).toContainText(otherText);
+
+    // A refetch that fails once keeps the screen and offers a retry (the server cannot be made to fail here).
+    await page.route(`**/api/application/get/${id}`, (route) => route.fulfill({ status: 503, body: '' }), { times: 1 });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(page.getByRole('alert')).toContainText('The application could not be refreshed.');
+    await expect(heading(page, 'Details')).toBeVisible();
+    await expect(page.getByText(notFoundText)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByText('The application could not be refreshed.')).toHaveCount(0);
+    await expect(heading(page, 'Details')).toBeVisible();
 
     // The breadcrumb returns to the list exactly as it was left.
     await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'Applications' }).click();

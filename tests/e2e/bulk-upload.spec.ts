@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
+import * as XLSX from '@e965/xlsx';
 import { expect, test, type Page } from '@playwright/test';
 import { signInAt } from './support.ts';
 
@@ -56,8 +57,10 @@ test('bulk upload: template, a file with issues, its error workbook, the fix, su
     9: owner,
     10: `E2E-${stamp}-${n}`,
   });
+  // Saved as Excel 97-2003 (.xls) by SheetJS, as a person's Save As would (issue 32): read like an .xlsx.
   const withIssue = await fill(template, [row(1, 'ella1@example.com'), row(2, 'not-an-email')]);
-  await drop(page, 'e2e.xlsx', withIssue);
+  const asXls = XLSX.write(XLSX.read(withIssue, { type: 'buffer' }), { type: 'buffer', bookType: 'biff8' }) as Buffer;
+  await drop(page, 'e2e.xls', asXls);
   await expect(
     modal(page).getByText(
       'The application upload template contains one or more issues which must be corrected prior to submission.',
@@ -70,10 +73,11 @@ test('bulk upload: template, a file with issues, its error workbook, the fix, su
 
   const errorDownload = page.waitForEvent('download');
   await modal(page).getByRole('button', { name: 'Download Template & Review Issues' }).click();
+  const errorFile = await errorDownload;
+  // The error workbook of an .xls comes back as an .xlsx.
+  expect(errorFile.suggestedFilename()).toMatch(/\.xlsx$/);
   const errorWorkbook = new ExcelJS.Workbook();
-  await errorWorkbook.xlsx.load(
-    (await readFile((await (await errorDownload).path())!)) as unknown as ArrayBuffer,
-  );
+  await errorWorkbook.xlsx.load((await readFile((await errorFile.path())!)) as unknown as ArrayBuffer);
   const sheet = errorWorkbook.getWorksheet('Applications')!;
   expect(sheet.getCell('E3').note).toMatch(/is not a valid e-mail address/);
   expect(sheet.getCell('E3').fill).toMatchObject({ type: 'pattern', fgColor: { argb: 'FFFF9999' } });

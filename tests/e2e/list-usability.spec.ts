@@ -158,6 +158,26 @@ test.describe('application list usability (issue 16)', () => {
     await expect(page).toHaveURL(new RegExp(`/application/${id}`));
   });
 
+  test('6b. a row click opens that row while another is ticked, and does not tick it (issue 32)', async ({ page }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    await dataRows(page).nth(0).getByRole('checkbox').check({ force: true });
+    await expect(dataRows(page).nth(0)).toHaveAttribute('aria-selected', 'true');
+    const row = dataRows(page).nth(2);
+    const id = await idOf(row);
+    await clientCell(row).click();
+    await expect(page).toHaveURL(new RegExp(`/application/${id}`));
+  });
+
+  test('6c. a double-click (a person selecting a word) does not open the row on its first click (issue 32)', async ({ page }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    await clientCell(dataRows(page).nth(1)).dblclick();
+    await page.waitForTimeout(600);
+    await expect(page).toHaveURL(/\/list\/all$/);
+    await expect(dataRows(page).nth(1)).toHaveAttribute('aria-selected', 'false');
+  });
+
   test('7. the email view names an application without an account name', async ({ page }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await signInAt(page, '/list', 'staff@demo.test');

@@ -46,6 +46,8 @@ export default defineMachineModel({
     { type: 'comment.change', text: 'x'.repeat(501) },
     { type: 'xstate.after.commentValidationDebounce.applicationComments.editing.debouncing' },
     { type: 'xstate.done.actor.saveComment', output: saved },
+    { type: 'xstate.done.actor.reloadComments', output: saved },
+    { type: 'xstate.error.actor.reloadComments', error: new HttpError(503, '/api/comment/1042') },
     { type: 'xstate.error.actor.saveComment', error: new HttpError(400, '/api/comment/1042') },
   ],
   // What is typed decides whether Save goes ahead: drafts are part of the vertex.
@@ -95,6 +97,19 @@ export default defineMachineModel({
         expect(after.matches('editing')).toBe(true);
         expect(after.context.loadFailed).toBe(true);
       },
+      // Issue 32: the detail refetched; the comments are read again and the draft is kept.
+      'editing + comments.load': ({ before, after, started }) => {
+        if (canRead(before)) expect(started.reloadComments).toEqual({ applicationId: '1042' });
+        else expect(started).toEqual({});
+        expect(after.context.draft).toBe(before.context.draft);
+        expect(after.value).toEqual(before.value);
+      },
+      'editing + xstate.done.actor.reloadComments': ({ before, after }) => {
+        expect(after.context.comments).toEqual(saved);
+        expect(after.context.loadFailed).toBe(false);
+        expect(after.context.draft).toBe(before.context.draft);
+      },
+      'editing + xstate.error.actor.reloadComments': ({ after }) => expect(after.context.loadFailed).toBe(true),
       'editing + comment.change': ({ event, after }) => {
         expect(after.matches({ editing: 'debouncing' })).toBe(true);
         expect(after.context.draft).toBe(event.text);

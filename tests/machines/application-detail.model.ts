@@ -57,7 +57,7 @@ export default defineMachineModel({
     { type: 'xstate.done.actor.reloadApplication', output: { Success: true } },
     { type: 'xstate.error.actor.reloadApplication', error: new HttpError(500, '/api/application/reload/1042') },
     { type: 'xstate.done.actor.refetchDetail', output: refetchedDetail },
-    { type: 'xstate.error.actor.refetchDetail', error: new HttpError(404, '/api/application/get/1042') },
+    { type: 'xstate.error.actor.refetchDetail', error: new HttpError(503, '/api/application/get/1042') },
     { type: 'xstate.done.actor.loadActivity', output: activity },
     { type: 'xstate.error.actor.loadActivity', error: new HttpError(500, '/api/application/activityfeed/1042') },
     { type: 'xstate.done.actor.loadIps', output: ips },
@@ -127,6 +127,13 @@ export default defineMachineModel({
     'loaded.idle': (screen) => expect(screen.queryByText('Refreshing the application')).toBeNull(),
     'loaded.reloading': (screen) => expect(screen.getByText('Refreshing the application')).toBeTruthy(),
     'loaded.refetching': (screen) => expect(screen.getByText('Refreshing the application')).toBeTruthy(),
+    // Issue 32: a failed refetch keeps the cards and says so, with a retry.
+    'loaded.refreshFailed': (screen) => {
+      expect(screen.getByRole('alert').textContent).toContain('The application could not be refreshed.');
+      expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+      expect(screen.getByRole('heading', { name: 'Details' })).toBeTruthy();
+      expect(screen.queryByText(/This application cannot be found/)).toBeNull();
+    },
   },
   expectations: {
     states: {
@@ -157,6 +164,10 @@ export default defineMachineModel({
       'loaded.reloading': (snapshot) => {
         expect(snapshot.hasTag('busy')).toBe(true);
         expect(snapshot.children.reloadApplication).toBeDefined();
+      },
+      'loaded.refreshFailed': (snapshot) => {
+        expect(snapshot.hasTag('busy')).toBe(false);
+        expect(snapshot.context.detail).toBeDefined();
       },
       'loaded.refetching': (snapshot) => {
         expect(snapshot.hasTag('busy')).toBe(true);
@@ -278,10 +289,22 @@ export default defineMachineModel({
         expect(after.context.detail).toEqual(refetchedDetail);
         expect(started.loadActivity).toEqual({ applicationId: '1042' });
         expect(started.loadIps).toEqual({ applicationId: '1042' });
+        // Issue 32: one refetch reloads every card, the comments too (the same child reads again).
         expect(started.comments).toBeUndefined();
+        if (after.context.claims.includes('comments.view')) expect(after.children.comments?.getSnapshot().value).toEqual('loading');
       },
+      // Issue 32: the not-found text is for a failed load; a failed refetch keeps the screen.
       'loaded.refetching + xstate.error.actor.refetchDetail': ({ after }) => {
-        expect(after.matches('notFound')).toBe(true);
+        expect(after.matches({ loaded: 'refreshFailed' })).toBe(true);
+        expect(after.context.detail).toBeDefined();
+      },
+      'loaded.refreshFailed + detail.refresh': ({ after, started }) => {
+        expect(after.matches({ loaded: 'reloading' })).toBe(true);
+        expect(started.reloadApplication).toEqual({ applicationId: '1042' });
+      },
+      'loaded.refreshFailed + detail.refetch': ({ after, started }) => {
+        expect(after.matches({ loaded: 'refetching' })).toBe(true);
+        expect(started.refetchDetail).toEqual({ applicationId: '1042' });
       },
     },
   },

@@ -19,6 +19,7 @@ import {
   CommentsResponseSchema,
   UploadDocumentsResponseSchema,
   emptyCommentMessage,
+  emptyFileMessage,
   invalidFileTypeMessage,
   longCommentMessage,
 } from '../../src/schemas/application-detail.schema.ts';
@@ -303,6 +304,7 @@ describe('documents', () => {
       { name: 'photo.PNG', bytes: png },
       { name: 'letter.docx', bytes: await docx() },
       { name: 'huge.pdf', bytes: big },
+      { name: 'empty.pdf', bytes: Buffer.alloc(0), type: 'application/pdf' },
     ]);
     expect(response.statusCode).toBe(200);
     const body = UploadDocumentsResponseSchema.parse(response.json());
@@ -315,6 +317,8 @@ describe('documents', () => {
       ['photo.PNG', true, ''],
       ['letter.docx', true, ''],
       ['huge.pdf', false, 'The file is larger than 0.3 MB.'],
+      // Issue 32: an empty file of an accepted type is said to be empty, not of the wrong type.
+      ['empty.pdf', false, emptyFileMessage],
     ]);
     expect(body.ErrorNo).not.toBe(0);
     const stored = body.UploadedDocuments.filter((result) => result.Success);

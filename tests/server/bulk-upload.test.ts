@@ -5,7 +5,12 @@ import { accessTokenFor, api, hosts, startTestServer, type TestServer } from './
 import { filled, multipart, readWorkbook, template, upload, validRow } from './bulk-upload-fixtures.ts';
 import { applicationActivity, applicationOwners, applications } from '../../server/db/schema.ts';
 import { BulkUploadResponseSchema } from '../../src/schemas/bulk-upload.schema.ts';
-import { duplicateFileMessage, xlsNotSupportedMessage } from '../../server/api/bulk-upload.routes.ts';
+import { duplicateFileMessage } from '../../server/api/bulk-upload.routes.ts';
+import * as XLSX from '@e965/xlsx';
+
+/** The same workbook saved as Excel 97-2003 (.xls, BIFF8) by SheetJS itself, as a person's Save As would. */
+const asXls = (xlsx: Buffer): Buffer =>
+  XLSX.write(XLSX.read(xlsx, { type: 'buffer' }), { type: 'buffer', bookType: 'biff8' }) as Buffer;
 
 let server: TestServer;
 let admin: string;
@@ -211,7 +216,7 @@ describe('POST /api/application/bulkupload', () => {
     ]);
     expect(await kinds('old.xls', ole)).toMatchObject({
       ResponseType: 'InvalidFile',
-      Message: xlsNotSupportedMessage,
+      Message: 'The file could not be read as an .xls workbook.',
     });
 
     const workbook = await readWorkbook(templateBytes);
@@ -233,6 +238,41 @@ describe('POST /api/application/bulkupload', () => {
     const liar = zipWith('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.alloc(64 * 1024 * 1024)), 1000);
     expect(await kinds('liar.xlsx', liar)).toMatchObject({ ResponseType: 'InvalidFile' });
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  // Issue 32: AM §2/§5 accept .xls; it is read (on the worker thread) and answered as an .xlsx is.
+  it('imports a real .xls, and answers an invalid one with an .xlsx error workbook marking the cell', async () => {
+    const good = asXls(await filled(templateBytes, [1, 2].map((n) => validRow(n, owner, { ExternalId: `XLS-${n}` }))));
+    expect(good.subarray(0, 4).toString('hex')).toBe('d0cf11e0');
+    expect(answerOf(await upload(server, admin, 'saved-as.xls', good))).toEqual({
+      Success: true,
+      Message: '2 application(s) created.',
+      ResponseType: 'Success',
+      TemporaryErrorFileId: null,
+    });
+    expect((await bulkRows('XLS-')).map((row) => row.accountName).sort()).toEqual(['Bulk Account 1', 'Bulk Account 2']);
+
+    const bad = asXls(await filled(templateBytes, [validRow(3, owner, { ExternalId: 'XLSBAD-1', Email: 'not-an-email' })]));
+    const answer = answerOf(await upload(server, admin, 'bad.xls', bad));
+    expect(answer).toMatchObject({ Success: false, ResponseType: 'InvalidFileData' });
+    const download = await api(server, 'GET', `/api/application/bulkupload/errorfile/${answer.TemporaryErrorFileId}`, {
+      token: admin,
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toMatch(/bad-issues\.xlsx/);
+    expect(download.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const sheet = (await readWorkbook(download.rawPayload)).getWorksheet('Applications')!;
+    const issues = String(sheet.getRow(2).getCell(sheet.getRow(1).cellCount).value);
+    expect(issues).toMatch(/Email/);
+    expect(await bulkRows('XLSBAD-')).toEqual([]);
+
+    // A renamed header in an .xls reads as in an .xlsx.
+    const renamed = await readWorkbook(templateBytes);
+    renamed.getWorksheet('Applications')!.getCell('A1').value = 'Name';
+    expect(answerOf(await upload(server, admin, 'renamed.xls', asXls(Buffer.from(await renamed.xlsx.writeBuffer()))))).toMatchObject({
+      ResponseType: 'InvalidFile',
+      Message: 'Column A of the header row must be "Account Name".',
+    });
   });
 
   it('refuses what is not one workbook in files[], saying why', async () => {

@@ -105,7 +105,13 @@ describe('exception names (AM §8)', () => {
     ['BANKACCOUNTNAMEMATCH', 'Bank Account Name Mismatch'],
     ['HIGH_RISK_COUNTRY', 'High risk country'],
     ['duplicateEmailAddress', 'Duplicate email address'],
-    ['PEPMATCH', 'Pepmatch'],
+    // Issue 32: a run of capitals is split into its words where they are known, else kept whole.
+    ['PEPMATCH', 'Pep match'],
+    ['DUPLICATEAPPLICATION', 'Duplicate application'],
+    ['UNDERAGEAPPLICANT', 'Underage applicant'],
+    ['HIGH_RISKCOUNTRY', 'High risk country'],
+    ['ZQXWVBNM', 'Zqxwvbnm'],
+    ['DUPLICATEZQX', 'Duplicatezqx'],
     ['', ''],
     ['<b>x</b>', '<b>x</b>'],
   ])('%s is shown as %s', (name, shown) => expect(exceptionName(name)).toBe(shown));

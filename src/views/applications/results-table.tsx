@@ -1,4 +1,4 @@
-import { createContext, memo, useContext, useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { createContext, memo, useContext, useMemo, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import type { Key, Selection, SortDescriptor } from 'react-aria-components';
 import { Link } from 'react-router-dom';
 import { sortableColumns } from '../../domain/list-columns.ts';
@@ -18,6 +18,7 @@ import { Button } from '../ui/button.tsx';
 import { Checkbox } from '../ui/checkbox.tsx';
 import { Cell, Column, Row, Table, TableBody, TableContainer, TableHeader } from '../ui/table.tsx';
 import focus from '../ui/focus.module.css';
+import { rowPressHandlers } from '../ui/row-press.ts';
 import tableStyles from '../ui/table.module.css';
 import { CellContent, StatusBadge, type RowMenuProps } from './list-cells.tsx';
 import { keepFocusOnShownRows } from './shown-rows-keys.ts';
@@ -57,20 +58,6 @@ function columnLayout(columns: readonly ColumnItem[], selectable: boolean) {
     wide: total > fittingWidthRem,
   };
 }
-
-/**
- * A click on text selected in that row is someone copying, not opening (AM §4). Text selected
- * elsewhere (a heading, another row) does not count: the click clears it and opens the row.
- */
-function isSelectingTextIn(row: Element | null): boolean {
-  const selection = window.getSelection();
-  if (!row || !selection || selection.isCollapsed || selection.toString() === '') return false;
-  return selection.containsNode(row, true);
-}
-
-/** The row element of a key (react-aria marks each row with its key). */
-const rowElement = (container: HTMLElement | null, key: Key): Element | null =>
-  container?.querySelector(`[role="row"][data-key="${String(key)}"]`) ?? null;
 
 /**
  * Enter opens the focused row whatever is ticked (react-aria's toggle selection turns Enter into a
@@ -135,7 +122,6 @@ export const ResultsTable = memo(function ResultsTable() {
   );
 
   const layout = useMemo(() => columnLayout(columns, permissions.cancel), [columns, permissions.cancel]);
-  const frame = useRef<HTMLDivElement>(null);
   if (!columnsKnown || firstLoad) {
     return (
       <SkeletonTable columns={columns} rows={Math.min(rowsPerPage, 20)} selectable={permissions.cancel} />
@@ -165,13 +151,11 @@ export const ResultsTable = memo(function ResultsTable() {
     const row = rowAt(key);
     if (row) navigate(applicationDetailHref(row.ApplicationID, scope));
   };
-  const openRow = (key: Key) => {
-    if (!isSelectingTextIn(rowElement(frame.current, key))) open(key);
-  };
+  const rowPress = rowPressHandlers((key) => open(Number(key)));
   const onKeyDownCapture = (event: KeyboardEvent<HTMLElement>) => openOnEnter(event, (key) => open(Number(key)));
 
   return (
-    <ResultsFrame rowsPerPage={rowsPerPage} frameRef={frame} onKeyDownCapture={onKeyDownCapture}>
+    <ResultsFrame rowsPerPage={rowsPerPage} onKeyDownCapture={onKeyDownCapture} rowPress={rowPress}>
       <CellSettingsProvider>
         <TableContainer className={layout.wide ? styles.wideContainer : undefined}>
           <Table
@@ -184,7 +168,7 @@ export const ResultsTable = memo(function ResultsTable() {
             onSelectionChange={onSelectionChange}
             sortDescriptor={sortDescriptor}
             onSortChange={onSortChange}
-            onRowAction={openRow}
+            onRowAction={open}
           >
             <TableHeader columns={columns} selectAll={<SelectAllCheckbox />}>
               {(column) => (
@@ -218,12 +202,12 @@ export const ResultsTable = memo(function ResultsTable() {
  */
 function ResultsFrame({
   rowsPerPage,
-  frameRef,
   onKeyDownCapture,
+  rowPress,
   children,
 }: {
+  rowPress: ReturnType<typeof rowPressHandlers>;
   rowsPerPage: number;
-  frameRef: RefObject<HTMLDivElement | null>;
   onKeyDownCapture: (event: KeyboardEvent<HTMLElement>) => void;
   children: ReactNode;
 }) {
@@ -233,9 +217,10 @@ function ResultsFrame({
   const empty = useList((snapshot) => snapshot.context.rows.length === 0 && !snapshot.hasTag('loading'));
   return (
     <div
-      ref={frameRef}
       className={styles.results}
       aria-busy={loading}
+      onPointerDownCapture={rowPress.onPointerDownCapture}
+      onClickCapture={rowPress.onClickCapture}
       style={empty ? undefined : resultsHeight(rowsPerPage)}
       onKeyDownCapture={(event) => {
         onKeyDownCapture(event);

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   applicationNotFoundText,
+  applicationRefreshFailedText,
   loadingApplicationText,
 } from '../../../domain/application-detail.ts';
 import { applicationDetailTitle, listReturnHref } from '../../../domain/page-titles.ts';
@@ -71,6 +72,7 @@ export function ApplicationDetailScreen({ applicationId }: { applicationId: stri
           <Link to={backTo}>Back to Applications</Link>
         </div>
       )}
+      {screen === 'loaded' && <RefreshFailed />}
       {screen === 'loaded' && detail && <DetailLayout detail={detail} />}
     </section>
   );
@@ -91,6 +93,19 @@ function DetailToolbar({ detail, backTo }: { detail: ApplicationDetail; backTo: 
       <span className={focus.visuallyHidden} role="status">
         {refreshing ? 'Refreshing the application' : ''}
       </span>
+    </div>
+  );
+}
+
+/** A refetch failed: what was loaded stays, with a retry (issue 32). */
+function RefreshFailed() {
+  const send = useDetailSend();
+  const failed = useDetailSelector((snapshot) => snapshot.matches({ loaded: 'refreshFailed' }));
+  if (!failed) return null;
+  return (
+    <div className={styles.refreshFailed} role="alert">
+      <p>{applicationRefreshFailedText}</p>
+      <Button onPress={() => send({ type: 'detail.refresh' })}>Try again</Button>
     </div>
   );
 }
