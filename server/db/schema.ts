@@ -713,6 +713,8 @@ export const verificationActivity = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('verification_activity_verification').on(t.verificationId, t.createdAt)],
+);
+
 /** One-time recovery codes of two-step verification, as SHA-256 hashes (migration 0017). */
 export const mfaRecoveryCodes = pgTable(
   'mfa_recovery_codes',
