@@ -21,11 +21,12 @@ import {
  * products, the staff who acted) no longer names the person.
  *
  * Scrubbed: names, e-mail, phone, date of birth, TFN and address of every applicant; the
- * application's account and client name, e-mail and account number (the list's search words follow
+ * application's account and client name, e-mail, account number and External ID (the list's search words follow
  * through the triggers of migration 0003); the IP addresses and names of the VPN summary; the text
  * of comments; documents with their stored bytes; the recipient and text of the messages sent about
  * it (the outbox keeps that a message went, and when). Text that repeats those values (requirement and
- * outstanding-document names, activity entries, which are kept) has every occurrence replaced.
+ * outstanding-document names, activity entries, which are kept) has every occurrence replaced, and
+ * every e-mail address and phone number, so that values it held earlier go too.
  */
 
 /** What stands where a name was, as the seeded depersonalised applications show it. */
@@ -42,17 +43,37 @@ const shortestScrubbed = 3;
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * E-mail addresses and phone numbers of any time (issue 27 point 3): kept text may repeat a value
+ * the application no longer holds (an address changed before a link was e-mailed to it), which the
+ * current values cannot find. Kept texts name staff by their display names, never by an address or
+ * number, so every address and number in them is the applicant's.
+ */
+const emailPattern = /[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+/** Eight or more digits with the separators phone numbers are written with; a date or a time is left alone. */
+const phonePattern = /(?<![\p{L}\p{N}])\+?\(?\d[\d ()-]{6,}\d(?![\p{L}\p{N}])/gu;
+const datePattern = /^\d{4}-\d{2}-\d{2}/;
+const digitCount = (text: string) => text.replace(/\D/g, '').length;
+
+function scrubAnyContact(text: string): string {
+  return text
+    .replace(emailPattern, removedValue)
+    .replace(phonePattern, (match) => (digitCount(match) >= 8 && !datePattern.test(match) ? removedValue : match));
+}
+
+/**
  * Replaces each value (whole words, any case), longest first so that a full name goes before its
- * parts. Undefined when the text has none of them.
+ * parts, and every e-mail address and phone number. Undefined when the text has none of them.
  */
 export function scrubberFor(values: Iterable<string>): (text: string) => string | undefined {
   const wanted = [...new Set([...values].map((value) => value.trim()).filter((value) => value.length >= shortestScrubbed))].sort(
     (a, b) => b.length - a.length,
   );
-  if (wanted.length === 0) return () => undefined;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${wanted.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  const pattern =
+    wanted.length === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}])(?:${wanted.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
   return (text) => {
-    const scrubbed = text.replace(pattern, removedValue);
+    // Addresses and numbers first: each goes whole, before a name inside an address is found on its own.
+    const contactless = scrubAnyContact(text);
+    const scrubbed = pattern ? contactless.replace(pattern, removedValue) : contactless;
     return scrubbed === text ? undefined : scrubbed;
   };
 }
@@ -80,9 +101,12 @@ export async function depersonalise(
       clientName: applications.clientName,
       primaryEmail: applications.primaryEmail,
       accountNumber: applications.accountNumber,
+      externalId: applications.externalId,
     })
     .from(applications)
     .where(eq(applications.id, id));
+  // Everyone a message about it went to, at any time: earlier addresses and numbers are personal too.
+  const recipients = await tx.select({ recipient: outbox.recipient }).from(outbox).where(eq(outbox.applicationId, id));
   const applicants = await tx.select().from(applicationApplicants).where(eq(applicationApplicants.applicationId, id));
   const ips = await tx.select({ name: applicationIps.applicantName, ip: applicationIps.ip }).from(applicationIps).where(eq(applicationIps.applicationId, id));
   const documents = await tx
@@ -95,6 +119,8 @@ export async function depersonalise(
     row?.clientName ?? '',
     row?.primaryEmail ?? '',
     row?.accountNumber ?? '',
+    row?.externalId ?? '',
+    ...recipients.map((message) => message.recipient),
     ...applicants.flatMap((person) => [
       `${person.firstName} ${person.lastName}`,
       person.firstName,
@@ -191,6 +217,7 @@ export async function depersonalise(
       clientName: '',
       primaryEmail: '',
       accountNumber: '',
+      externalId: '',
       documentCount: 0,
       userUploadCount: 0,
       lastDocumentUpload: null,

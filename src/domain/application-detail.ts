@@ -13,6 +13,7 @@ import { statusStyle, type StatusStyle } from './application-status.ts';
 import { splitIntoWords } from './code-words.ts';
 import { formatAmount, productsDisplay, type ProductsDisplay } from './list-format.ts';
 import { hasClaim, type Claims } from './permissions.ts';
+import { isWritable } from './application-write-rule.ts';
 
 dayjs.extend(duration);
 dayjs.extend(relativeTime);
@@ -129,12 +130,14 @@ export function detailCards(
 ): DetailCards {
   const complete = isShownComplete(detail);
   const readComments = hasClaim(claims, 'comments.view');
-  const addComment = hasClaim(claims, 'comment.add');
+  // Issue 27: nothing is added to an application the write rule closes (a depersonalised one).
+  const writable = isWritable(detail.Status);
+  const addComment = hasClaim(claims, 'comment.add') && writable;
   return {
     progress: !complete,
     exceptions: hasClaim(claims, 'exceptions.view'),
     documents: hasClaim(claims, 'document.view') && (complete || settings.showDocumentListBeforeCompletion),
-    uploadDocuments: hasClaim(claims, 'document.upload'),
+    uploadDocuments: hasClaim(claims, 'document.upload') && writable,
     downloadDocuments: hasClaim(claims, 'document.download'),
     identification: settings.showEVSummaryResult ? 'evSummary' : 'requirements',
     tax: hasClaim(claims, 'app.taxdetails.viewsummary'),

@@ -1,6 +1,7 @@
 import type { Requirement } from '../schemas/application-detail.schema.ts';
 import type { VerificationMode } from '../schemas/identity-verification.schema.ts';
 import { hasClaim, type Claims } from './permissions.ts';
+import { isWritable } from './application-write-rule.ts';
 
 /**
  * Identity verification rules (AM §2 modals, §4 Identity verification, §5, §6, §8), shared by the
@@ -59,9 +60,13 @@ type Flags = Pick<Requirement, EligibilityFlag>;
 export const canVerifyInMode = (mode: VerificationMode, claims: Claims, requirement: Flags): boolean =>
   hasClaim(claims, verificationModeRules[mode].claim) && requirement[verificationModeRules[mode].flag];
 
-/** The modes a requirement's menu offers to this caller, in menu order (empty: no menu). */
-export const verificationMenuModes = (claims: Claims, requirement: Flags): VerificationMode[] =>
-  verificationModeOrder.filter((mode) => canVerifyInMode(mode, claims, requirement));
+/**
+ * The modes a requirement's menu offers to this caller, in menu order (empty: no menu). None on an
+ * application the write rule closes (issue 27): verifying a depersonalised person would record a
+ * check on someone the application no longer names.
+ */
+export const verificationMenuModes = (claims: Claims, requirement: Flags, applicationStatus: string): VerificationMode[] =>
+  isWritable(applicationStatus) ? verificationModeOrder.filter((mode) => canVerifyInMode(mode, claims, requirement)) : [];
 
 /** Whether a requirement is eligible for a mode, whatever the caller holds (the server's 409). */
 export const isEligibleFor = (mode: VerificationMode, requirement: Flags): boolean => requirement[verificationModeRules[mode].flag];

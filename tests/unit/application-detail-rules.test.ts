@@ -153,6 +153,11 @@ describe('cards and controls by claim (AM §6), one claim at a time', () => {
     expect(only[card as keyof typeof only]).toBe(true);
     expect(all[card as keyof typeof all]).toBe(true);
   });
+  it.each(['Depersonalised', 'Cancelled'])('%s: every claim, yet no upload and no new comment (issue 27 write rule)', (status) => {
+    const cards = detailCards(detail({ Status: status }), applicationManagerClaims, defaultDetailSettings);
+    expect(cards).toMatchObject({ uploadDocuments: false, addComment: false, readComments: true, comments: true });
+    expect(detailCards(detail({ Status: 'Primary edit' }), applicationManagerClaims, defaultDetailSettings)).toMatchObject({ uploadDocuments: true, addComment: true });
+  });
   it('no claims: no claim-gated card or control', () => {
     const cards = detailCards(detail(), [], defaultDetailSettings);
     expect(cards).toMatchObject({

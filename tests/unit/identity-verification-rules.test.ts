@@ -31,7 +31,10 @@ describe('verification menu (AM §6: the claim and the matching eligibility flag
     [allClaims, none, []],
     [['view.allapps.instance', 'admin'], all, []],
   ] as const)('claims %j with flags %j offer %j', (claims, flags, modes) => {
-    expect(verificationMenuModes(claims, flags)).toEqual(modes);
+    expect(verificationMenuModes(claims, flags, 'Primary edit')).toEqual(modes);
+    // Issue 27: a depersonalised or cancelled application offers no verification at all.
+    expect(verificationMenuModes(claims, flags, 'Depersonalised')).toEqual([]);
+    expect(verificationMenuModes(claims, flags, 'Cancelled')).toEqual([]);
     for (const mode of ['ExistingEnquiry', 'NewEnquiry', 'SanctionsOnly'] as const) {
       expect(canVerifyInMode(mode, claims, flags)).toBe((modes as readonly string[]).includes(mode));
     }

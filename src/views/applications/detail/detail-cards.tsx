@@ -196,6 +196,7 @@ export function IdentificationCard({ detail, kind }: DetailProps & { kind: 'requ
                   </span>
                   <RequirementVerificationMenu
                     applicationGuid={detail.ApplicationGuid}
+                    applicationStatus={detail.Status}
                     requirement={requirement}
                     individualName={requirementIndividualName(requirement, detail.ApplicantApprovals)}
                   />

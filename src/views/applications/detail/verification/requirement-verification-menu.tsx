@@ -30,10 +30,12 @@ function prefetch(modes: readonly VerificationMode[]) {
  */
 export function RequirementVerificationMenu({
   applicationGuid,
+  applicationStatus,
   requirement,
   individualName,
 }: {
   applicationGuid: string;
+  applicationStatus: string;
   requirement: Requirement;
   individualName: string;
 }) {
@@ -43,7 +45,7 @@ export function RequirementVerificationMenu({
   const [mode, setMode] = useState<VerificationMode | undefined>(undefined);
   const onClose = useCallback(() => setMode(undefined), []);
   const onChanged = useCallback(() => send({ type: 'detail.refetch' }), [send]);
-  const modes = verificationMenuModes(claims, requirement);
+  const modes = verificationMenuModes(claims, requirement, applicationStatus);
   if (modes.length === 0) return null;
   return (
     <>
