@@ -17,6 +17,7 @@ import { parseListRequest, type ListRequest, type RawListQuery } from '../../src
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
 import { visibleText } from '../../src/schemas/visible-text.ts';
+import { attachmentHeader } from '../content-disposition.ts';
 import { html, raw } from '../html.ts';
 import { listEngineFor } from '../db/applications-list.ts';
 import { listPageJson } from '../db/list-rows.ts';
@@ -148,7 +149,7 @@ export function registerApplicationRoutes(context: RouteContext) {
     }
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="export.csv"')
+      .header('content-disposition', attachmentHeader('export.csv'))
       .header('cache-control', 'no-store')
       .send(Readable.from(rest(), { highWaterMark: 2 }));
   }

@@ -22,6 +22,7 @@ import { validateRowsInSlices } from '../bulk-upload/validate-rows.ts';
 import { buildTemplate, readUpload, workbookFormat, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
 import { zipProblem } from '../bulk-upload/zip-guard.ts';
 import { principalOf, type RouteContext } from './context.ts';
+import { attachmentHeader } from '../content-disposition.ts';
 import { cleanFileName, hasVisibleName, invisibleFileNameMessage } from './documents.routes.ts';
 
 /** Issue 15 limits: the upload's size, and what its zip may inflate to before exceljs opens it. */
@@ -69,7 +70,7 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
     const content = await buildTemplate(lookups);
     return reply
       .header('content-type', xlsxMime)
-      .header('content-disposition', 'attachment; filename="application-upload-template.xlsx"')
+      .header('content-disposition', attachmentHeader('application-upload-template.xlsx'))
       .header('cache-control', 'no-store')
       .send(content);
   });
@@ -80,13 +81,13 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
     async (request, reply) => {
       const { id } = request.params;
       const file = isUuid(id)
-        ? await findErrorFile(db, principalOf(request).tenantId, id.toLowerCase())
+        ? await findErrorFile(db, principalOf(request), id.toLowerCase())
         : undefined;
       if (!file) throw notFound('This error file is unknown or has expired. Upload the file again.');
-      const base = file.fileName.replace(/\.xlsx?$/i, '').replace(/["\\]/g, '') || 'applications';
+      const base = file.fileName.replace(/\.xlsx?$/i, '') || 'applications';
       return reply
         .header('content-type', xlsxMime)
-        .header('content-disposition', `attachment; filename="${base}-issues.xlsx"`)
+        .header('content-disposition', attachmentHeader(`${base}-issues.xlsx`))
         .header('cache-control', 'no-store')
         .send(file.content);
     },

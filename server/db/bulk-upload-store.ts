@@ -375,15 +375,19 @@ export async function saveErrorFile(
   return saved.id;
 }
 
-/** The error workbook `id` of this tenant, unless it has expired. */
-export async function findErrorFile(db: Database, tenantId: string, id: string, now = new Date()) {
+/**
+ * The error workbook `id` if `actor` uploaded it and it has not expired. It holds applicants' names
+ * and e-mails, so it is its uploader's alone, not the tenant's (issue 27 point 15).
+ */
+export async function findErrorFile(db: Database, actor: Actor, id: string, now = new Date()) {
   const [row] = await db
     .select({ fileName: bulkUploads.fileName, content: bulkUploads.errorFile })
     .from(bulkUploads)
     .where(
       and(
         eq(bulkUploads.id, id),
-        eq(bulkUploads.tenantId, tenantId),
+        eq(bulkUploads.tenantId, actor.tenantId),
+        eq(bulkUploads.userId, actor.userId),
         eq(bulkUploads.outcome, 'invalid'),
         gt(bulkUploads.expiresAt, now),
       ),

@@ -8,9 +8,14 @@ import { columnField, signingModeLabel, type DataColumnName, type SortField } fr
 const formulaStart = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 export const neutraliseFormula = (value: string): string => (formulaStart.test(value) ? `'${value}` : value);
 
-const needsQuotes = /[",\r\n]/;
+/**
+ * Quoted when it holds a quote, CR, LF or any separator a spreadsheet may be set to split on: the
+ * comma, and the semicolon and tab of locales whose decimal mark is a comma. Unquoted, `acct;=1+1`
+ * would open in such a locale as two cells, the second a formula the leading-character rule never saw.
+ */
+const needsQuotes = /[",;\t\r\n]/;
 
-/** One RFC 4180 field: neutralised, then quoted when it holds a quote, comma, CR or LF. */
+/** One RFC 4180 field: neutralised, then quoted when it holds a quote, a separator, CR or LF. */
 export function csvField(value: string): string {
   const safe = neutraliseFormula(value);
   return needsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;

@@ -24,6 +24,12 @@ describe('csvField and csvRecord (RFC 4180)', () => {
     expect(csvField('=1,2')).toBe(`"'=1,2"`);
   });
 
+  it('quotes fields holding a semicolon or a tab, so no locale splits a formula into a cell of its own', () => {
+    expect(csvField('acct;=1+1')).toBe('"acct;=1+1"');
+    expect(csvField('acct\t=1+1')).toBe('"acct\t=1+1"');
+    expect(csvRecord(['a;b', 'c'])).toBe('"a;b",c\r\n');
+  });
+
   it('ends every record with CRLF', () => {
     expect(csvRecord(['a', 'b'])).toBe('a,b\r\n');
   });
