@@ -18,6 +18,7 @@ import {
   userActionTexts,
   userExportFileName,
 } from '../../src/schemas/users.schema.ts';
+import { userClaimNames } from '../../src/domain/user-claims.ts';
 import { isAdminStaffRole, userStatusDisplay, type UserAction } from '../../src/domain/user-status.ts';
 import { cleanPersonalisedMessage } from '../providers/mail/compose.ts';
 import { attachmentHeader } from '../content-disposition.ts';
@@ -31,15 +32,8 @@ import { invitationMessage, invitationPath, newInvitationToken, revokeInvitation
 import { requestOrigin, type AccessRule } from './auth.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
-/** SUV §6 user-management claims. */
-export const userClaims = {
-  access: 'usermanagement.access',
-  invite: 'usermanagement.users.invite',
-  export: 'usermanagement.users.exportusers',
-  editAccess: 'usermanagement.permissions.editapplicationaccess',
-  unlock: 'usermanagement.users.unlock',
-  enableDisable: 'usermanagement.users.enabledisable',
-} as const;
+/** SUV §6 user-management claims (shared with the page). */
+export const userClaims = userClaimNames;
 
 const rule = (...claims: string[]): AccessRule => ({ scope: 'applicationmanager', claims: [userClaims.access, ...claims] });
 

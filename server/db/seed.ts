@@ -6,6 +6,7 @@ import { seedDemoApplications } from './applications-seed.ts';
 import { seedVerificationExamples } from './identity-verification-seed.ts';
 import { seedUserManagement } from './users-seed.ts';
 import { seedDemoVerifications } from './verifications-seed.ts';
+import { seedUserManagement, userManagementSettings } from './users-seed.ts';
 
 /** The one documented password of every demo account (README). */
 export const demoPassword = 'Demo-Passw0rd!';
@@ -37,7 +38,7 @@ export const seedTenants = [
     supportEmail: 'support@demo.test',
     supportPhone: '1300 555 010',
     helpUrl: 'https://help.demo.test/',
-    settings: defaultSettings,
+    settings: { ...defaultSettings, ...userManagementSettings.demo },
   },
   {
     id: 'acme',
@@ -48,7 +49,7 @@ export const seedTenants = [
     supportEmail: 'help@acme.test',
     supportPhone: '1800 555 020',
     helpUrl: 'https://help.acme.test/',
-    settings: defaultSettings,
+    settings: { ...defaultSettings, ...userManagementSettings.acme },
   },
 ];
 

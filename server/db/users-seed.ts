@@ -64,7 +64,7 @@ export async function seedUserManagement(db: Database, tenantIds: readonly strin
       .onConflictDoNothing();
     const settings = userManagementSettings[tenantId];
     if (settings) {
-      // Keys the tenant already has win: only the missing ones are added.
+      // Keys the tenant already has win: a data directory seeded before gets only the missing ones.
       await db.execute(sql`update tenants set settings = ${JSON.stringify(settings)}::jsonb || settings where id = ${tenantId}`);
     }
   }
@@ -95,7 +95,8 @@ export async function seedUserManagement(db: Database, tenantIds: readonly strin
         failedAttempts: status === 'LockedPasswordAttempts' ? 5 : 0,
         hasApplicationAccess: n % 3 !== 0,
         mobileNumber: `04${String(10_000_000 + n * 7919).slice(-8)}`,
-        createdAt: new Date(now - (120 + (n % 200)) * daySeconds * 1000),
+        // Within the inactivity limit: a seeded account that never signed in can still sign in.
+        createdAt: new Date(now - (61 + (n % 20)) * daySeconds * 1000),
         lastLoginAt: status === 'LockInactivity' ? new Date(now - 120 * daySeconds * 1000) : lastLoginAt,
         lockedAt: locked ? new Date(now - ((n % 5) + 1) * 3_600_000) : null,
       };

@@ -15,6 +15,7 @@ import {
 } from '../services/application-actions.service.ts';
 import { resendIndividualResumeLink, unlockApplicant } from '../services/application-editors.service.ts';
 import { cancelApplications } from '../services/applications.service.ts';
+import { userAction, type UserActionCall } from '../services/users.service.ts';
 import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
@@ -30,7 +31,9 @@ export type ConfirmedCall =
   | { type: 'resendIndividualResumeLink'; applicationId: string; individualId: string }
   | { type: 'triggerApi'; request: TriggerApiRequest }
   | { type: 'cancel'; applicationGuid: string }
-  | { type: 'depersonalise'; applicationGuid: string };
+  | { type: 'depersonalise'; applicationGuid: string }
+  /** SUV §2/§4 the users page: unlock, reactivate, deactivate, and an invitation's resend or revoke. */
+  | { type: 'userAction'; action: UserActionCall; userId: string };
 
 /** What the call's answer means to the person: done, or not done with what the server said ('' for nothing). */
 export interface ActionOutcome {
@@ -110,6 +113,8 @@ async function runCall(call: ConfirmedCall, message: string): Promise<ActionOutc
       const answer = await depersonalise(call.applicationGuid);
       return { succeeded: answer.OverallSuccess, message: answer.OverallSuccess ? '' : answer.ErrorMessage };
     }
+    case 'userAction':
+      return ok(await userAction(call.action, call.userId));
   }
 }
 

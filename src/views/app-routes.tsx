@@ -23,7 +23,7 @@ const AllApplicationsPage = lazyNamed(applicationList, 'AllApplicationsListPage'
 const ApplicationPage = lazyNamed(() => import('./applications/detail/application-detail-page.tsx'), 'ApplicationDetailPage');
 const AdminPage = lazyNamed(() => import('./admin/admin-configuration-page.tsx'), 'AdminConfigurationPage');
 const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
-const UsersPage = lazyNamed(placeholders, 'UsersPage');
+const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage');
 const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');
 const VerificationDetailsPage = lazyNamed(placeholders, 'VerificationDetailsPage');
 const SettingsPage = lazyNamed(() => import('./shell/settings-page.tsx'), 'SettingsPage');

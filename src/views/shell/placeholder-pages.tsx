@@ -14,17 +14,8 @@ function Placeholder({ heading, detail }: { heading: string; detail?: string }) 
   );
 }
 
-const pageOf = (params: { pageNo?: string; rowsPerPage?: string }) =>
-  [params.pageNo && `Page ${params.pageNo}`, params.rowsPerPage && `${params.rowsPerPage} rows per page`]
-    .filter(Boolean)
-    .join(', ') || undefined;
-
 export function ReportsPage() {
   return <Placeholder heading="Reports" />;
-}
-
-export function UsersPage() {
-  return <Placeholder heading="Users" detail={pageOf(useParams())} />;
 }
 
 export function VerificationsPage() {
