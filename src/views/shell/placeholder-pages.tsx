@@ -26,12 +26,3 @@ export function ReportsPage() {
 export function UsersPage() {
   return <Placeholder heading="Users" detail={pageOf(useParams())} />;
 }
-
-export function VerificationsPage() {
-  return <Placeholder heading="Verifications" />;
-}
-
-export function VerificationDetailsPage() {
-  const { id = '' } = useParams();
-  return <Placeholder heading={`Verification ${id}`} />;
-}
