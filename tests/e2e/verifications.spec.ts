@@ -41,7 +41,7 @@ async function runWizard(page: Page, first: string, last: string) {
   await wizard.getByLabel('Street number').fill('10');
   await wizard.getByLabel('Street name').fill('George');
   await wizard.getByLabel('Suburb').fill('Sydney');
-  await wizard.getByLabel('State', { exact: true }).selectOption('NSW');
+  await wizard.getByRole('combobox', { name: /^State\b(?! of)/ }).selectOption('NSW');
   await wizard.getByLabel('Postcode').fill('2000');
   await wizard.getByLabel('Document').selectOption('PassportDetails');
   await wizard.getByLabel('Passport number').fill('PA1234567');
@@ -179,7 +179,9 @@ test.describe('verifications (issue 29)', () => {
     await expect(range).toBeVisible();
 
     const id = (await rows(page).nth(2).getByRole('link').innerText()).trim();
-    await rows(page).nth(2).getByRole('button', { name: new RegExp(`reference number for ${id}$`) }).click();
+    // By keyboard, as a screen-reader user would reach it.
+    await rows(page).nth(2).getByRole('button', { name: new RegExp(`reference number for ${id}$`) }).focus();
+    await page.keyboard.press('Enter');
     const modal = page.getByRole('dialog', { name: 'Add Reference Number' });
     await expect(modal).toContainText('Enter the reference number or code for this verification record.');
     const code = `E2E-${Date.now()}`;
