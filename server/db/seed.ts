@@ -78,6 +78,7 @@ export const demoAccounts = [
   { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Application Manager (no admin, no user management)', claims: managerClaims },
   { tenantId: 'demo', email: 'staff@demo.test', firstName: 'Sam', lastName: 'Staff', roleName: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
   { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'] },
+  { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
   { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
 ];
 

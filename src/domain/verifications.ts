@@ -1,9 +1,11 @@
+import { verificationPageSize } from '../schemas/verifications.schema.ts';
 import type {
   BiometricVerifyRequest,
   IndividualVerificationType,
   IndividualVerifyRequest,
   VerificationService,
 } from '../schemas/verifications.schema.ts';
+import dayjs from 'dayjs';
 import { hasClaim } from './permissions.ts';
 
 /** SUV §6 claims of the Verifications area. */
@@ -280,3 +282,18 @@ export function shownText(value: string): string | undefined {
   if (cleaned === '') return value === '' || value.trim() === '' ? '' : undefined;
   return /[^\s\p{C}\p{Z}]/u.test(cleaned) ? cleaned : undefined;
 }
+
+/** SUV §9: the list shows 'D MMM HH:mm', the detail 'DD MMM YYYY HH:mm' (local time); '' for none. */
+export const listDate = (iso: string) => (iso ? dayjs(iso).format('D MMM HH:mm') : '');
+export const detailDate = (iso: string | null) => (iso ? dayjs(iso).format('DD MMM YYYY HH:mm') : '');
+
+/** SUV §2 'from - to of total'. */
+export function rangeText(page: number, shown: number, total: number): string {
+  if (total === 0) return '0 - 0 of 0';
+  const from = (page - 1) * verificationPageSize + 1;
+  return `${from} - ${from + shown - 1} of ${total}`;
+}
+
+/** SUV §3 verification types as a person reads them. */
+export const typeText = (type: string) =>
+  type === 'IndividualVerification' ? 'Individual' : type === 'BiometricVerification' ? 'Biometric' : type === 'Company' ? 'Company' : type;

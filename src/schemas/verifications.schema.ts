@@ -94,6 +94,15 @@ export const FormDefinitionResponseSchema = z.object({
   validatorModule: z.string(),
 });
 export type FormDefinitionResponse = z.infer<typeof FormDefinitionResponseSchema>;
+/** A form definition as the portal holds it: the JSON strings parsed, and the validators module's functions. */
+export interface LoadedForm {
+  schema: Record<string, unknown>;
+  uiSchema: Record<string, unknown>;
+  data: Record<string, unknown>;
+  validatorModule: string;
+  validators: unknown;
+}
+
 export const FormDetailsQuerySchema = z.object({ verificationType: IndividualVerificationTypeSchema });
 export const FormValidatorParamsSchema = z.object({
   file: z.string().check(z.regex(/^[0-9a-f]{16}\.js$/, 'file: must be a form validator module name')),

@@ -29,7 +29,8 @@ export function verificationTypeForm(): StandaloneForm {
   };
 }
 
-const text = (title: string, extra: Record<string, unknown> = {}) => ({ type: 'string', title, minLength: 1, ...extra });
+// No minLength: ajv's standalone code for it needs a runtime helper the browser cannot load (rjsf sends '' as undefined, so 'required' catches blanks).
+const text = (title: string, extra: Record<string, unknown> = {}) => ({ type: 'string', title, ...extra });
 const optional = (title: string) => ({ type: 'string', title });
 const when = (path: string, value: string, then: Record<string, unknown>) => ({ if: { properties: { [path]: { const: value } }, required: [path] }, then });
 

@@ -25,4 +25,6 @@ export function VerificationsPage() {
 export function VerificationDetailsPage() {
   const { id = '' } = useParams();
   return <Placeholder heading={`Verification ${id}`} />;
+export function UsersPage() {
+  return <Placeholder heading="Users" detail={pageOf(useParams())} />;
 }

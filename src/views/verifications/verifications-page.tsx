@@ -1,0 +1,114 @@
+import { Suspense, lazy, useMemo, useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { SessionContext } from '../../machines/session.machine.ts';
+import { VerificationListContext } from '../../machines/verification-list.machine.ts';
+import { hasClaim } from '../../domain/permissions.ts';
+import { emptyListHint, emptyListText, lookupButtons, permittedServices, rangeText, verificationClaims } from '../../domain/verifications.ts';
+import type { VerificationService } from '../../schemas/verifications.schema.ts';
+import { Button } from '../ui/button.tsx';
+import { SearchField } from '../ui/search-field.tsx';
+import { ToggleButtons } from '../ui/toggle-buttons.tsx';
+import { CompanyTable, IndividualTable } from './verification-tables.tsx';
+import { RefCodeModal } from './ref-code-modal.tsx';
+import styles from './verifications.module.css';
+
+// The modals load when opened: the wizard brings rjsf, the ACN modal its machine.
+const CompanyVerificationModal = lazy(() => import('./company-verification-modal.tsx'));
+const IndividualWizardModal = lazy(() => import('./individual-wizard-modal.tsx'));
+
+/** SUV §2 Verifications page: redirected to /list without the entity-verification claim. */
+export function VerificationsPage() {
+  const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
+  const services = useMemo(() => permittedServices(claims), [claims]);
+  if (!hasClaim(claims, verificationClaims.access)) return <Navigate to="/list" replace />;
+  return (
+    <VerificationListContext.Provider options={{ input: { services } }}>
+      <VerificationsList claims={claims} services={services} />
+    </VerificationListContext.Provider>
+  );
+}
+
+/** Which modal is open is the page's own view state: each modal's workflow lives in its machine. */
+type OpenModal = 'none' | 'company' | 'individual';
+
+function VerificationsList({ claims, services }: { claims: readonly string[]; services: readonly VerificationService[] }) {
+  const list = VerificationListContext.useActorRef();
+  const service = VerificationListContext.useSelector((snapshot) => snapshot.context.service);
+  const page = VerificationListContext.useSelector((snapshot) => snapshot.context.page);
+  const search = VerificationListContext.useSelector((snapshot) => snapshot.context.search);
+  const total = VerificationListContext.useSelector((snapshot) => snapshot.context.total);
+  const companyRows = VerificationListContext.useSelector((snapshot) => snapshot.context.companyRows);
+  const individualRows = VerificationListContext.useSelector((snapshot) => snapshot.context.individualRows);
+  const busy = VerificationListContext.useSelector((snapshot) => snapshot.hasTag('busy'));
+  const canNext = VerificationListContext.useSelector((snapshot) => snapshot.can({ type: 'page.next' }));
+  const canPrevious = VerificationListContext.useSelector((snapshot) => snapshot.can({ type: 'page.previous' }));
+  const [modal, setModal] = useState<OpenModal>('none');
+  const shown = service === 'Company' ? companyRows.length : individualRows.length;
+
+  const closeModal = (refresh: boolean, showIndividual = false) => {
+    setModal('none');
+    if (showIndividual && service !== 'Individual') list.send({ type: 'service.select', service: 'Individual' });
+    else if (refresh) list.send({ type: 'list.refresh' });
+  };
+
+  return (
+    <section className={styles.page} aria-labelledby="page-heading">
+      <header className={styles.header}>
+        <h1 id="page-heading">Verifications</h1>
+        <div className={styles.lookups}>
+          {lookupButtons
+            .filter((button) => hasClaim(claims, button.claim))
+            .map((button) => (
+              // SUV §2: shown with their claims, and inert here.
+              <Button key={button.claim} variant="quiet">
+                {button.label}
+              </Button>
+            ))}
+        </div>
+      </header>
+      <div className={styles.toolbar}>
+        {services.length > 0 && (
+          <ToggleButtons
+            label="Verification type"
+            options={services.map((id) => ({ id, label: id }))}
+            selected={service}
+            onChange={(id) => list.send({ type: 'service.select', service: id })}
+          />
+        )}
+        <SearchField aria-label="Search verifications" placeholder="Search" onSubmit={(value) => list.send({ type: 'search.submit', value })} onClear={() => list.send({ type: 'search.submit', value: '' })} />
+        <Button variant="primary" onPress={() => setModal(service === 'Company' ? 'company' : 'individual')} isDisabled={services.length === 0}>
+          New
+        </Button>
+        <div className={styles.pager}>
+          <span aria-live="polite">{rangeText(page, shown, total)}</span>
+          <Button variant="icon" aria-label="Previous page" isDisabled={!canPrevious} onPress={() => list.send({ type: 'page.previous' })}>
+            ‹
+          </Button>
+          <Button variant="icon" aria-label="Next page" isDisabled={!canNext} onPress={() => list.send({ type: 'page.next' })}>
+            ›
+          </Button>
+          <Button variant="icon" aria-label="Refresh" onPress={() => list.send({ type: 'list.refresh' })}>
+            ↻
+          </Button>
+        </div>
+      </div>
+      <div className={styles.card} aria-busy={busy}>
+        {shown === 0 && !busy ? (
+          <div className={styles.empty}>
+            <p>{emptyListText(search, service)}</p>
+            {!search && <p className={styles.muted}>{emptyListHint}</p>}
+          </div>
+        ) : service === 'Company' ? (
+          <CompanyTable rows={companyRows} />
+        ) : (
+          <IndividualTable rows={individualRows} />
+        )}
+      </div>
+      <RefCodeModal />
+      <Suspense fallback={null}>
+        {modal === 'company' && <CompanyVerificationModal onClose={(changed) => closeModal(changed)} />}
+        {modal === 'individual' && <IndividualWizardModal onClose={() => closeModal(true, true)} />}
+      </Suspense>
+    </section>
+  );
+}

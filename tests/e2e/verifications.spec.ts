@@ -1,0 +1,248 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { signInAt } from './support.ts';
+import { pdfText } from '../server/pdf-text.ts';
+
+/**
+ * Issue 29 journeys in Chromium against the real server: company lookup and its registry report,
+ * not found → Retry → New Search, the individual wizard to a pass and to a sanctions result, the
+ * biometric invite completed from the outbox link, reference codes found by search, paging, the
+ * default tab by claim, and axe.
+ */
+const card = (page: Page) => page.locator('[aria-busy]');
+const rows = (page: Page) => card(page).locator('tbody tr');
+const waitForList = async (page: Page) => {
+  await expect(card(page)).toHaveAttribute('aria-busy', 'false');
+};
+
+async function openVerifications(page: Page, email = 'admin@demo.test') {
+  await signInAt(page, '/verifications', email);
+  await expect(page.getByRole('heading', { level: 1, name: 'Verifications' })).toBeVisible();
+  await waitForList(page);
+}
+
+async function runWizard(page: Page, first: string, last: string) {
+  await page.getByRole('radio', { name: 'Individual' }).click();
+  await waitForList(page);
+  await page.getByRole('button', { name: 'New', exact: true }).click();
+  const wizard = page.getByRole('dialog', { name: 'Individual Verification' });
+  await wizard.getByLabel('Verification type').selectOption('IndividualVerification');
+  const next = wizard.getByRole('button', { name: 'Continue' });
+  await expect(next).toBeDisabled();
+  await wizard.getByRole('checkbox', { name: /Authorisation Consent/ }).check({ force: true });
+  await next.click();
+  // Verify before anything is filled: no call, the errors show, the first gets the focus.
+  await wizard.getByRole('button', { name: 'Verify' }).click();
+  await expect(wizard.getByLabel('First name')).toBeFocused();
+  await expect(wizard.getByText('Required').first()).toBeVisible();
+  await wizard.getByLabel('First name').fill(first);
+  await wizard.getByLabel('Last name').fill(last);
+  await wizard.getByLabel('Date of birth').fill('1980-04-23');
+  await wizard.getByLabel('Street number').fill('10');
+  await wizard.getByLabel('Street name').fill('George');
+  await wizard.getByLabel('Suburb').fill('Sydney');
+  await wizard.getByRole('combobox', { name: /^State\b(?! of)/ }).selectOption('NSW');
+  await wizard.getByLabel('Postcode').fill('2000');
+  await wizard.getByLabel('Document').selectOption('PassportDetails');
+  await wizard.getByLabel('Passport number').fill('PA1234567');
+  await wizard.getByLabel('Country of issue').selectOption('AUS');
+  await wizard.getByRole('button', { name: 'Verify' }).click();
+  await expect(wizard.getByRole('status')).toContainText('The report has been generated successfully.');
+  return wizard;
+}
+
+test.describe('verifications (issue 29)', () => {
+  test('company found → report generated → downloaded and read', async ({ page }) => {
+    await openVerifications(page);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const modal = page.getByRole('dialog', { name: 'Company Verification' });
+    await expect(modal).toContainText('Enter the ACN below to verify if a company exists.');
+    const field = modal.getByLabel('Australian Company Number (ACN)');
+    const verify = modal.getByRole('button', { name: 'Verify' });
+    await field.fill('00025000');
+    await expect(verify).toBeDisabled();
+    await field.fill('000a250000999');
+    await expect(field).toHaveValue('000 250 000');
+    await verify.click();
+    await expect(modal.getByRole('status')).toContainText('A company was found that matches the ACN');
+    await expect(modal).toContainText('SOUTHERN CROSS LOGISTICS PTY LTD');
+    await modal.getByRole('button', { name: 'generate asic report' }).click();
+    await expect(modal.getByText('The ASIC report has been generated successfully.')).toBeVisible();
+    await page.screenshot({ path: 'test-results/verifications-company-generated.png' });
+    const download = page.waitForEvent('download');
+    await modal.getByRole('button', { name: 'Download Report' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^ASIC-extract-000250000-C[0-9]+\.pdf$/);
+    const { text } = await pdfText(await readFile(await file.path()));
+    expect(text.join('\n')).toContain('SOUTHERN CROSS LOGISTICS PTY LTD');
+    expect(text.join('\n')).toContain('000 250 000');
+    await modal.getByRole('button', { name: 'New Search' }).click();
+    await expect(modal.getByLabel('Australian Company Number (ACN)')).toHaveValue('');
+    await page.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    // The new record heads the refreshed list.
+    await waitForList(page);
+    await expect(rows(page).first()).toContainText('SOUTHERN CROSS LOGISTICS PTY LTD');
+  });
+
+  test('company not found → Retry → New Search', async ({ page }) => {
+    await openVerifications(page);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const modal = page.getByRole('dialog', { name: 'Company Verification' });
+    // Fails ASIC's check digit.
+    await modal.getByLabel('Australian Company Number (ACN)').fill('000000018');
+    await modal.getByRole('button', { name: 'Verify' }).click();
+    const alert = modal.getByRole('alert');
+    await expect(alert).toContainText('No Company was found that matches the ACN.');
+    await expect(alert).toContainText('000 000 018');
+    await expect(alert).toContainText('Not Found');
+    await page.screenshot({ path: 'test-results/verifications-company-not-found.png' });
+    await modal.getByRole('button', { name: 'Retry' }).click();
+    await expect(modal.getByRole('alert')).toContainText('No Company was found that matches the ACN.');
+    await modal.getByRole('button', { name: 'New Search' }).click();
+    await expect(modal.getByLabel('Australian Company Number (ACN)')).toHaveValue('');
+    await expect(modal.getByRole('button', { name: 'Verify' })).toBeDisabled();
+  });
+
+  test('individual wizard to a pass and to a sanctions result; the list then shows Individual', async ({ page }) => {
+    await openVerifications(page);
+    const pass = await runWizard(page, 'Olivia', 'Nguyen');
+    await expect(pass).toContainText('Result: Pass');
+    await page.screenshot({ path: 'test-results/verifications-wizard-pass.png' });
+    await pass.getByRole('button', { name: 'New Search' }).click();
+    await expect(pass).toBeHidden();
+    await expect(page.getByRole('radio', { name: 'Individual' })).toBeChecked();
+    await waitForList(page);
+    await expect(rows(page).first()).toContainText('Olivia Nguyen');
+
+    const sanctions = await runWizard(page, 'Mallory', 'Embargo');
+    await expect(sanctions).toContainText('Result: Pass, Sanctions issue');
+    await sanctions.getByRole('button', { name: 'New Search' }).click();
+    await waitForList(page);
+    await rows(page).first().getByRole('link').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Mallory Embargo' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Verification Status' })).toContainText('Pass, Sanctions issue');
+  });
+
+  test('biometric invite: SMS in the outbox, completed from its link, then the record shows its result', async ({ page }) => {
+    await openVerifications(page);
+    await page.getByRole('radio', { name: 'Individual' }).click();
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const wizard = page.getByRole('dialog', { name: 'Individual Verification' });
+    await wizard.getByLabel('Verification type').selectOption('BiometricVerification');
+    // No consent for biometric (SUV §2).
+    await expect(wizard.getByRole('checkbox')).toHaveCount(0);
+    await wizard.getByRole('button', { name: 'Continue' }).click();
+    const mobile = `04${String(Date.now()).slice(-8)}`;
+    await wizard.getByLabel('First name').fill('Grace');
+    await wizard.getByLabel('Last name').fill('Walker');
+    await wizard.getByLabel('Mobile number').fill(mobile);
+    await wizard.getByRole('button', { name: 'Send invite' }).click();
+    await expect(wizard.getByRole('status')).toContainText('Invite link sent via SMS.');
+    await expect(wizard).toContainText('We advise you to check back in the next 48 hours.');
+    await wizard.getByRole('button', { name: 'New Search' }).click();
+    await waitForList(page);
+    const row = rows(page).first();
+    await expect(row).toContainText('Grace Walker');
+    await expect(row).toContainText('Pending');
+    await expect(row.getByRole('button', { name: /^Download report/ })).toBeDisabled();
+    const id = (await row.getByRole('link').innerText()).trim();
+
+    await page.goto('/outbox');
+    const sms = page.getByRole('article').filter({ hasText: mobile });
+    await expect(sms).toHaveCount(1);
+    await sms.getByRole('link').click();
+    await expect(page.getByRole('button', { name: 'Complete verification' })).toBeVisible();
+    await page.getByRole('button', { name: 'Complete verification' }).click();
+    await expect(page.getByRole('status')).toContainText('Your identity verification is complete');
+
+    await page.goto(`/verifications/details/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Grace Walker' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Details' })).toContainText('Complete');
+    await expect(page.getByRole('region', { name: 'Verification Status' })).toContainText('Pass');
+    await page.screenshot({ path: 'test-results/verifications-details.png', fullPage: true });
+    const download = page.waitForEvent('download');
+    await page.getByRole('region', { name: 'Documents' }).getByRole('button').click();
+    expect((await download).suggestedFilename()).toBe(`verification-report-${id}.pdf`);
+  });
+
+  test('a reference code is added and found by search; paging moves 10 at a time', async ({ page }) => {
+    await openVerifications(page);
+    const range = page.getByText(/^1 - 10 of [0-9]+$/);
+    await expect(range).toBeVisible();
+    const firstId = await rows(page).first().locator('td').first().innerText();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page.getByText(/^11 - 20 of [0-9]+$/)).toBeVisible();
+    await expect(rows(page)).toHaveCount(10);
+    await expect(rows(page).first().locator('td').first()).not.toHaveText(firstId);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect(range).toBeVisible();
+
+    const id = (await rows(page).nth(2).getByRole('link').innerText()).trim();
+    // By keyboard, as a screen-reader user would reach it.
+    await rows(page).nth(2).getByRole('button', { name: new RegExp(`reference number for ${id}$`) }).focus();
+    await page.keyboard.press('Enter');
+    const modal = page.getByRole('dialog', { name: 'Add Reference Number' });
+    await expect(modal).toContainText('Enter the reference number or code for this verification record.');
+    const code = `E2E-${Date.now()}`;
+    await modal.getByLabel('Reference number or code').fill(code);
+    await modal.getByRole('button', { name: 'Confirm' }).click();
+    await expect(modal).toBeHidden();
+    const search = page.getByRole('searchbox', { name: 'Search verifications' });
+    await search.fill(code.toLowerCase());
+    await search.press('Enter');
+    await expect(page.getByText(/^1 - 1 of 1$/)).toBeVisible();
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText(code);
+    await search.fill('zzzz-nothing');
+    await search.press('Enter');
+    await expect(page.getByText('No record was found that matches the keyword zzzz-nothing')).toBeVisible();
+  });
+
+  test('a user with only the individual claim lands on Individual', async ({ page }) => {
+    await openVerifications(page, 'verifier@demo.test');
+    await expect(page.getByRole('radio', { name: 'Company' })).toHaveCount(0);
+    await expect(page.getByRole('radio', { name: 'Individual' })).toBeChecked();
+    await expect(page.getByRole('table', { name: 'Individual verifications' })).toBeVisible();
+  });
+
+  test('a user without the entity-verification claim is sent to /list', async ({ page }) => {
+    await signInAt(page, '/verifications', 'staff@demo.test');
+    await expect(page).toHaveURL(/\/list/);
+  });
+});
+
+test.describe('verifications accessibility (issue 29)', () => {
+  // axe is injected as a script of the page, which the portal's Content-Security-Policy refuses.
+  test.use({ bypassCSP: true });
+
+  const axeViolations = async (page: Page) => {
+    await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+    return page.evaluate(async () => {
+      const axe = Reflect.get(window, 'axe') as { run: (context: Document) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> };
+      const result = await axe.run(document);
+      return result.violations.map((violation) => `${violation.id} (${violation.nodes.length})`);
+    });
+  };
+
+  test('axe finds nothing on the list, the wizard and the details page', async ({ page }) => {
+    await openVerifications(page);
+    await page.screenshot({ path: 'test-results/verifications-list.png' });
+    expect(await axeViolations(page), 'list').toEqual([]);
+    await page.getByRole('radio', { name: 'Individual' }).click();
+    await waitForList(page);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const wizard = page.getByRole('dialog', { name: 'Individual Verification' });
+    await wizard.getByLabel('Verification type').selectOption('IndividualVerification');
+    await wizard.getByRole('checkbox', { name: /Authorisation Consent/ }).check({ force: true });
+    await wizard.getByRole('button', { name: 'Continue' }).click();
+    await expect(wizard.getByLabel('First name')).toBeVisible();
+    await page.screenshot({ path: 'test-results/verifications-wizard-details.png' });
+    expect(await axeViolations(page), 'wizard').toEqual([]);
+    await wizard.getByRole('button', { name: 'Cancel' }).click();
+    await waitForList(page);
+    await rows(page).first().getByRole('link').click();
+    await expect(page.getByRole('region', { name: 'Details' })).toBeVisible();
+    expect(await axeViolations(page), 'details').toEqual([]);
+  });
+});
