@@ -1,6 +1,7 @@
 import { applicationManagerClaims, allClaims } from '../../src/domain/claims.ts';
 import type { Database } from './client.ts';
-import { tenantHosts, tenants, users } from './schema.ts';
+import { federationKeys, tenantHosts, tenants, users } from './schema.ts';
+import { demoFederationKey } from '../identity/federated-link.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedDemoApplications } from './applications-seed.ts';
 import { seedVerificationExamples } from './identity-verification-seed.ts';
@@ -95,6 +96,7 @@ export async function seedDemo(db: Database): Promise<void> {
       .values(missing.map((account) => ({ ...account, passwordHash })))
       .onConflictDoNothing();
   }
+  await db.insert(federationKeys).values(demoFederationKey).onConflictDoNothing();
   await seedDemoApplications(db);
   await seedVerificationExamples(db);
   // After the applications: their seed spreads ownership over the staff it finds, which stays as it was.

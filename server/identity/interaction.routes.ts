@@ -10,6 +10,7 @@ import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { lockIfInactive } from './account-status.ts';
 import { afterPasswordStep } from './mfa-interaction.ts';
+import { federatedLogin, federatedParameters } from './federated-sign-in.ts';
 import { notFound } from '../http-error.ts';
 import { Lru } from '../lru.ts';
 import { describeWait } from '../rate-limits.ts';
@@ -63,7 +64,12 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
   app.get<{ Params: { uid: string } }>('/interaction/:uid', async (request, reply) => {
     const provider = await providerFor(request);
     const details = await provider.interactionDetails(request.raw, reply.raw);
-    if (details.prompt.name === 'login') return sendPage(reply, request, details.uid);
+    if (details.prompt.name === 'login') {
+      // A federated link (SUV §2) signs in without the form: federated-sign-in.ts.
+      const link = federatedParameters(details);
+      if (link) return federatedLogin(db, provider, request, reply, link);
+      return sendPage(reply, request, details.uid);
+    }
     // The portal is our own client: consent is implied, so grant what it asked for and continue.
     const grantId = await grantRequestedAccess(provider, details);
     reply.hijack();

@@ -45,6 +45,8 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
       },
     ],
     pkce: { required: () => true },
+    // A federated link's token and hash reach the login interaction with the authorisation request.
+    extraParams: ['federation_token', 'federation_hash'],
     scopes: ['openid', 'profile', 'offline_access'],
     acrValues: ['urn:portal:loa:1', 'urn:portal:loa:2'],
     claims: { openid: ['sub', 'acr', 'amr'], profile: ['name', 'email'] },

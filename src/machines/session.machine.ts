@@ -211,7 +211,7 @@ export const sessionMachine = setup({
       invoke: { id: 'signInRedirect', src: 'signInRedirect', onError: { target: 'unavailable' } },
     },
     federated: {
-      description: `${sessionTexts.federated} (our identity provider has no SSO-token endpoint: this is the ordinary sign-in)`,
+      description: `${sessionTexts.federated}: the link goes to the identity provider, which checks it and signs in without a password`,
       tags: ['loading'],
       invoke: {
         id: 'federatedSignIn',

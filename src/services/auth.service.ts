@@ -136,12 +136,17 @@ export function completeSignIn(): Promise<CompletedSignIn> {
 }
 
 /**
- * SUV §2 federated sign-in with a token and hash. Our identity provider has no federated (SSO
- * token) endpoint, so the link leads to the ordinary sign-in page and then home; a provider with
- * one would receive `token` and `hash` here.
+ * SUV §2 federated sign-in with a token and hash: an ordinary authorisation request (PKCE, as
+ * every sign-in) that carries the link to the identity provider, which checks it and signs the
+ * person in without a password, or shows why it cannot. `prompt=login`: the link's person, never
+ * a session this browser already had.
  */
-export async function federatedSignIn(_federation: { token: string; hash: string }): Promise<void> {
-  await signInRedirect('/');
+export async function federatedSignIn(federation: { token: string; hash: string }): Promise<void> {
+  await userManager().signinRedirect({
+    state: { returnTo: '/' },
+    prompt: 'login',
+    extraQueryParams: { federation_token: federation.token, federation_hash: federation.hash },
+  });
 }
 
 /** Log Out: ends the server session, forgets the tokens, and starts a fresh sign-in at `/`. */
