@@ -1,4 +1,5 @@
 import { assign, emit, fromPromise, setup } from 'xstate';
+import { isTransientStatus, isTransientStepError } from '../domain/retry.ts';
 import {
   actionTexts,
   personalisedMessageMaxLength,
@@ -16,6 +17,7 @@ import {
 import { resendIndividualResumeLink, unlockApplicant } from '../services/application-editors.service.ts';
 import { cancelApplications } from '../services/applications.service.ts';
 import { userAction, type UserActionCall } from '../services/users.service.ts';
+import { HttpError } from '../services/http.ts';
 import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
@@ -39,6 +41,8 @@ export type ConfirmedCall =
 export interface ActionOutcome {
   succeeded: boolean;
   message: string;
+  /** A refusal that may pass if tried again (an API step's time-out); refusals are final otherwise. */
+  retryable?: boolean;
 }
 
 export interface ConfirmActionInput {
@@ -68,6 +72,8 @@ export interface ConfirmActionContext {
   resultText: string;
   /** The action succeeded at least once: the host refetches (or leaves the detail after a cancel). */
   changed: boolean;
+  /** The last failure may pass if tried again (no answer, or a server error); a refusal will not. */
+  retryable: boolean;
 }
 
 export type ConfirmActionEvent =
@@ -101,8 +107,9 @@ async function runCall(call: ConfirmedCall, message: string): Promise<ActionOutc
     case 'resendIndividualResumeLink':
       return ok(await resendIndividualResumeLink(call.applicationId, { IndividualId: call.individualId, ...email }));
     case 'triggerApi': {
+      // The step's own words on success too ('Sent to core banking. Customer reference …', issue 32).
       const answer = await triggerApi(call.request);
-      return { succeeded: answer.ErrorNo === 0, message: answer.ErrorNo === 0 ? '' : answer.Message };
+      return { succeeded: answer.ErrorNo === 0, message: answer.Message, retryable: isTransientStepError(answer.ErrorNo) };
     }
     case 'cancel': {
       const answer = await cancelApplications([call.applicationGuid]);
@@ -123,7 +130,7 @@ async function runCall(call: ConfirmedCall, message: string): Promise<ActionOutc
  * e-mails) → busy → success or failure; it closes itself on success where the caller asks. Used by
  * Unlock Application, Unlock applicant, Email Resume Link, Resend Completion Email, each API step
  * (Confirm Action), Cancel Application and Depersonalise Application, each with its own texts.
- * A failure can be tried again. Every answer tells the host, which refetches the detail (a refused
+ * A failure that may pass on retry (no answer, a server error) can be tried again; a refusal cannot. Every answer tells the host, which refetches the detail (a refused
  * API step is recorded in the feed too); a call that threw changed nothing and tells nobody.
  */
 export const confirmActionMachine = setup({
@@ -141,6 +148,7 @@ export const confirmActionMachine = setup({
     ),
   },
   guards: {
+    isRetryable: ({ context }) => context.retryable,
     succeeded: (_, params: { outcome: ActionOutcome }) => params.outcome.succeeded,
     succeededAndClosesItself: ({ context }, params: { outcome: ActionOutcome }) =>
       params.outcome.succeeded && context.closeOnSuccess,
@@ -149,12 +157,21 @@ export const confirmActionMachine = setup({
     assignMessage: assign((_, params: { value: string }) => ({
       message: params.value.slice(0, personalisedMessageMaxLength),
     })),
-    assignSuccess: assign(({ context }) => ({ resultText: context.successText, changed: true })),
+    // The server's own words when it gave some (AM §8: the success text is the default for when it does not).
+    assignSuccess: assign(({ context }, params: { outcome: ActionOutcome }) => ({
+      resultText: params.outcome.message.trim() === '' ? context.successText : params.outcome.message,
+      changed: true,
+    })),
     // The server's own words when it gave a reason; the caller's failure text when it gave none.
     assignRefusal: assign(({ context }, params: { outcome: ActionOutcome }) => ({
       resultText: params.outcome.message.trim() === '' ? context.failureText : params.outcome.message,
+      retryable: params.outcome.retryable === true,
     })),
-    assignFailure: assign(({ context }) => ({ resultText: context.failureText })),
+    // A refusal the server answered with a status (400, 403, 404, 409) stays a refusal when tried again.
+    assignFailure: assign(({ context }, params: { error: unknown }) => ({
+      resultText: context.failureText,
+      retryable: isTransientStatus(params.error instanceof HttpError ? params.error.status : undefined),
+    })),
     notifyRecorded: emit({ type: 'application.changed' as const }),
     notifyChanged: emit(({ context }) =>
       context.removesApplication ? { type: 'application.removed' as const } : { type: 'application.changed' as const },
@@ -173,6 +190,7 @@ export const confirmActionMachine = setup({
     removesApplication: input.removesApplication ?? false,
     resultText: '',
     changed: false,
+    retryable: false,
   }),
   output: ({ context }) => ({ changed: context.changed, resultText: context.resultText }),
   states: {
@@ -195,12 +213,12 @@ export const confirmActionMachine = setup({
           {
             guard: { type: 'succeededAndClosesItself', params: ({ event }) => ({ outcome: event.output }) },
             target: 'closed',
-            actions: ['assignSuccess', 'notifyChanged'],
+            actions: [{ type: 'assignSuccess', params: ({ event }) => ({ outcome: event.output }) }, 'notifyChanged'],
           },
           {
             guard: { type: 'succeeded', params: ({ event }) => ({ outcome: event.output }) },
             target: 'succeeded',
-            actions: ['assignSuccess', 'notifyChanged'],
+            actions: [{ type: 'assignSuccess', params: ({ event }) => ({ outcome: event.output }) }, 'notifyChanged'],
           },
           // An answered refusal may still have been recorded (a refused API step is in the feed): refetch.
           {
@@ -208,7 +226,7 @@ export const confirmActionMachine = setup({
             actions: [{ type: 'assignRefusal', params: ({ event }) => ({ outcome: event.output }) }, 'notifyRecorded'],
           },
         ],
-        onError: { target: 'failed', actions: 'assignFailure' },
+        onError: { target: 'failed', actions: { type: 'assignFailure', params: ({ event }) => ({ error: event.error }) } },
       },
     },
     succeeded: {
@@ -217,9 +235,9 @@ export const confirmActionMachine = setup({
     },
     failed: {
       description:
-        "The server's reason, or the failure text ('An unknown error occurred.' unless the action has its own); Try again and Close",
+        "The server's reason, or the failure text ('An unknown error occurred.' unless the action has its own); Close, and Try again where trying again may help (no answer, or a server error)",
       on: {
-        'action.confirm': { target: 'busy' },
+        'action.confirm': { guard: 'isRetryable', target: 'busy' },
         'dialog.close': { target: 'closed' },
       },
     },
@@ -241,6 +259,7 @@ export const statechartLabels = {
     },
   },
   guards: {
+    isRetryable: 'the failure may pass if tried again (no answer, or a server error)',
     succeeded: 'the server did it',
     succeededAndClosesItself: 'the server did it and this modal closes itself on success',
   },

@@ -83,7 +83,10 @@ describe('the confirm modal runs the call its input names', () => {
 
   it('reads an API step by ErrorNo: 0 is success, any other shows its Message', async () => {
     const request = { ApplicationGuid: guid, ApiName: 'CoreBanking' };
+    // Issue 32: the step's own words on success; the default only when it gives none.
     services.triggerApi.mockResolvedValueOnce({ ErrorNo: 0, Message: 'Sent.' });
+    expect(await run({ call: { type: 'triggerApi', request } })).toEqual({ state: 'succeeded', text: 'Sent.' });
+    services.triggerApi.mockResolvedValueOnce({ ErrorNo: 0, Message: '' });
     expect(await run({ call: { type: 'triggerApi', request } })).toEqual({ state: 'succeeded', text: 'Completed successfully.' });
     services.triggerApi.mockResolvedValueOnce({ ErrorNo: 1001, Message: 'Refused: duplicate.' });
     expect(await run({ call: { type: 'triggerApi', request } })).toEqual({ state: 'failed', text: 'Refused: duplicate.' });

@@ -285,8 +285,10 @@ describe('the confirm modal (AM §2, §4, §7)', () => {
 
   it('reads an API step by its ErrorNo: 0 is done, anything else is refused with its Message', async () => {
     const call: ConfirmedCall = { type: 'triggerApi', request: { ApplicationGuid: 'g-1', ApiName: 'KYC' } };
-    await expect(run(call, '', { ErrorNo: 0, Message: 'Queued' })).resolves.toEqual({ succeeded: true, message: '' });
-    await expect(run(call, '', { ErrorNo: 3, Message: 'Provider down' })).resolves.toEqual({ succeeded: false, message: 'Provider down' });
+    // Issue 32: its Message is kept on success too; a 15xx time-out may pass on retry.
+    await expect(run(call, '', { ErrorNo: 0, Message: 'Queued' })).resolves.toEqual({ succeeded: true, message: 'Queued', retryable: false });
+    await expect(run(call, '', { ErrorNo: 3, Message: 'Provider down' })).resolves.toEqual({ succeeded: false, message: 'Provider down', retryable: false });
+    await expect(run(call, '', { ErrorNo: 1504, Message: 'Timed out' })).resolves.toEqual({ succeeded: false, message: 'Timed out', retryable: true });
     expect(sent[0]).toEqual({ method: 'POST', path: '/api/application/triggerapi', body: { ApplicationGuid: 'g-1', ApiName: 'KYC' } });
   });
 

@@ -73,6 +73,7 @@ export function ConfirmActionDialog({
   const withMessage = useSelector(dialog, (snapshot) => snapshot.context.withMessage);
   const message = useSelector(dialog, (snapshot) => snapshot.context.message);
   const resultText = useSelector(dialog, (snapshot) => snapshot.context.resultText);
+  const canRetry = useSelector(dialog, (snapshot) => snapshot.can({ type: 'action.confirm' }));
   const warningId = useId();
   if (step === 'closed') return null;
   const busy = step === 'busy';
@@ -135,7 +136,7 @@ export function ConfirmActionDialog({
             {texts.confirmLabel}
           </Button>
         )}
-        {step === 'failed' && (
+        {step === 'failed' && canRetry && (
           <Button variant="primary" onPress={() => dialog.send({ type: 'action.confirm' })}>
             Try again
           </Button>
