@@ -24,9 +24,6 @@ const ApplicationPage = lazyNamed(() => import('./applications/detail/applicatio
 const AdminPage = lazyNamed(() => import('./admin/admin-configuration-page.tsx'), 'AdminConfigurationPage');
 const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
 const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage');
-const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');
-const VerificationDetailsPage = lazyNamed(placeholders, 'VerificationDetailsPage');
-const UsersPage = lazyNamed(placeholders, 'UsersPage');
 const VerificationsPage = lazyNamed(() => import('./verifications/verifications-page.tsx'), 'VerificationsPage');
 const VerificationDetailsPage = lazyNamed(() => import('./verifications/verification-details-page.tsx'), 'VerificationDetailsPage');
 const SettingsPage = lazyNamed(() => import('./shell/settings-page.tsx'), 'SettingsPage');

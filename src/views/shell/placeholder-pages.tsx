@@ -1,13 +1,11 @@
-import { useParams } from 'react-router-dom';
 import styles from './pages.module.css';
 
 /** Stand-ins for the screens later issues build; each keeps its route, heading and title. */
-function Placeholder({ heading, detail }: { heading: string; detail?: string }) {
+function Placeholder({ heading }: { heading: string }) {
   return (
     <section className={styles.page} aria-labelledby="page-heading">
       <h1 id="page-heading">{heading}</h1>
       <div className={styles.card}>
-        {detail && <p>{detail}</p>}
         <p className={styles.muted}>Coming soon.</p>
       </div>
     </section>
@@ -16,15 +14,4 @@ function Placeholder({ heading, detail }: { heading: string; detail?: string }) 
 
 export function ReportsPage() {
   return <Placeholder heading="Reports" />;
-}
-
-export function VerificationsPage() {
-  return <Placeholder heading="Verifications" />;
-}
-
-export function VerificationDetailsPage() {
-  const { id = '' } = useParams();
-  return <Placeholder heading={`Verification ${id}`} />;
-export function UsersPage() {
-  return <Placeholder heading="Users" detail={pageOf(useParams())} />;
 }
