@@ -5,7 +5,6 @@ import { demoFederationKey } from '../identity/federated-link.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { seedDemoApplications } from './applications-seed.ts';
 import { seedVerificationExamples } from './identity-verification-seed.ts';
-import { seedUserManagement } from './users-seed.ts';
 import { seedDemoVerifications } from './verifications-seed.ts';
 import { seedUserManagement, userManagementSettings } from './users-seed.ts';
 
