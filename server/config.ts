@@ -39,6 +39,8 @@ const EnvironmentSchema = z.object({
   // Mail (docs/decisions/006-outbox.md): SMTP when set, otherwise messages stay in the outbox (page /outbox).
   SMTP_URL: z.string().regex(/^(smtps?:\/\/.+)?$/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.email().default('no-reply@portal.invalid'),
+  // Depersonalisation on PGlite rewrites the tables it touched and drops the WAL that held the old values (server/db/freed-space.ts).
+  DEPERSONALISE_SCRUB: z.enum(['on', 'off']).default('on'),
 });
 
 export type ServerConfig = z.infer<typeof EnvironmentSchema>;

@@ -46,6 +46,7 @@ import {
   type Tx,
 } from '../db/application-actions-store.ts';
 import { depersonalise } from '../db/depersonalise-store.ts';
+import { freedSpaceScrubberFor } from '../db/freed-space.ts';
 import type { FileStorage } from '../storage/file-storage.ts';
 import { enforceActionRule } from './application-action-checks.ts';
 import {
@@ -77,7 +78,9 @@ const labelExistsMessage = (name: string) => `A label named ${name} already exis
  * table the portal's menu reads) decides: 403 for the claim, 409 with its message for the state.
  * Unknown, another tenant's, cancelled and invisible applications are the detail's one 404.
  */
-export function registerApplicationActionRoutes({ app, db, access }: RouteContext, storage: FileStorage) {
+export function registerApplicationActionRoutes({ app, db, access, config }: RouteContext, storage: FileStorage) {
+  // PGlite keeps freed bytes until vacuumed (it has no autovacuum); PostgreSQL vacuums on its own.
+  const freedSpace = freedSpaceScrubberFor(db, config.DATABASE_URL === undefined && config.DEPERSONALISE_SCRUB === 'on');
   const accessFor = (action: ApplicationAction) =>
     access.requireAccess({ ...viewApplicationRule, claims: claimOf(action) });
 
@@ -380,6 +383,8 @@ export function registerApplicationActionRoutes({ app, db, access }: RouteContex
             request.log.error({ err: error, key }, 'deleting a depersonalised document failed'),
           );
       }
+      // The old values' bytes (dead row versions, WAL) go after the answer (server/db/freed-space.ts).
+      freedSpace.schedule(request.log);
       return { OverallSuccess: true, ErrorMessage: '' };
     },
   );

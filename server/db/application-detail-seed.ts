@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import { sampleDocuments } from '../storage/sample-documents.ts';
 import { sqlRunner } from './sql-runner.ts';
+import { depersonalisedActivity, removedComment } from './depersonalise-store.ts';
 
 /**
  * The detail records of seeded applications (issue 12): applicants with their approvals and TFNs,
@@ -195,8 +196,10 @@ export function generateDetail(app: DetailSource, staffNames: readonly string[],
     }
     for (let visit = random.int(position === 0 ? 1 : 0, 2); visit > 0; visit--) {
       const vpn = random.chance(0.08);
+      // Depersonalising keeps the ISP and the VPN verdict, not the address (depersonalise-store.ts); drawn either way, so the rest stays as it was.
+      const ip = `203.${random.int(0, 255)}.${random.int(0, 255)}.${random.int(1, 254)}`;
       out.ips.push(
-        line([app.id, name, `203.${random.int(0, 255)}.${random.int(0, 255)}.${random.int(1, 254)}`, vpn ? random.pick(vpnIsps) : random.pick(isps), vpn, iso(during())]),
+        line([app.id, name, depersonalised ? '' : ip, vpn ? random.pick(vpnIsps) : random.pick(isps), vpn, iso(during())]),
       );
     }
   }
@@ -219,14 +222,16 @@ export function generateDetail(app: DetailSource, staffNames: readonly string[],
 
   if (staffNames.length > 0 && random.chance(0.3)) {
     for (let count = random.int(1, 3); count > 0; count--) {
-      out.comments.push(line([app.id, random.pick(staffNames), random.pick(commentTexts), iso(during())]));
+      const author = random.pick(staffNames);
+      const text = random.pick(commentTexts);
+      out.comments.push(line([app.id, author, depersonalised ? removedComment : text, iso(during())]));
     }
   }
 
   out.activity.push(line([app.tenantId, app.id, `Application created by ${app.adviserName}`, iso(app.dateCreated)]));
   if (app.status !== 'Adviser edit') out.activity.push(line([app.tenantId, app.id, 'Application sent to the client', iso(during())]));
   if (complete) out.activity.push(line([app.tenantId, app.id, 'Application completed', iso(end)]));
-  if (depersonalised) out.activity.push(line([app.tenantId, app.id, 'Application depersonalised', iso(end)]));
+  if (depersonalised) out.activity.push(line([app.tenantId, app.id, depersonalisedActivity(app.adviserName), iso(end)]));
 }
 
 /** Loads the lines: COPY on PGlite, one unnest insert per table on PostgreSQL. */

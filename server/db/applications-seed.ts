@@ -12,6 +12,7 @@ import {
   userVisibility,
 } from './schema.ts';
 import { sqlRunner } from './sql-runner.ts';
+import { depersonalisedApplicationColumns } from './depersonalise-store.ts';
 import { backfillDetails, detailTables, emptyDetailLines, generateDetail, loadDetailLines } from './application-detail-seed.ts';
 
 /**
@@ -223,16 +224,24 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
   const amount = Math.min(5_000_000, Math.max(1_000, Math.round(Math.exp(faker.number.float({ min: 8, max: 14 })) / 100) * 100));
   const depersonalised = status === 'Depersonalised';
   const emailUser = `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '');
+  // A depersonalised row holds what depersonalising leaves (depersonalisedApplicationColumns), as the
+  // product writes it. Values are drawn in the order they always were, whatever is kept of them, so
+  // that every row's other values stay what they were.
+  const gone = depersonalisedApplicationColumns;
+  const accountName = depersonalised ? gone.accountName : accountNameFor(faker, type, first, last);
+  const primaryEmail = depersonalised ? gone.primaryEmail : `${emailUser}${faker.number.int({ min: 1, max: 999 })}@${faker.helpers.arrayElement(emailDomains)}`;
+  const externalId = chance(faker, 0.6) ? `EXT-${digits(faker, 8)}` : '';
+  const accountNumber = completedStatus || chance(faker, 0.15) ? digits(faker, 9) : '';
 
   const row = {
     guid: faker.string.uuid(),
     tenant_id: context.tenantId,
     status,
-    account_name: depersonalised ? 'Depersonalised' : accountNameFor(faker, type, first, last),
-    client_name: depersonalised ? '' : `${first} ${last}`,
-    primary_email: depersonalised ? '' : `${emailUser}${faker.number.int({ min: 1, max: 999 })}@${faker.helpers.arrayElement(emailDomains)}`,
-    external_id: chance(faker, 0.6) ? `EXT-${digits(faker, 8)}` : '',
-    account_number: completedStatus || chance(faker, 0.15) ? digits(faker, 9) : '',
+    account_name: accountName,
+    client_name: depersonalised ? gone.clientName : `${first} ${last}`,
+    primary_email: primaryEmail,
+    external_id: depersonalised ? gone.externalId : externalId,
+    account_number: depersonalised ? gone.accountNumber : accountNumber,
     sub_brand_name: chance(faker, 0.9) ? faker.helpers.arrayElement(context.subBrands) : '',
     product_codes: `{${productCodes.join(',')}}`,
     product_names: productCodes.map((code) => productNames.get(code) ?? code).join(', '),
@@ -246,15 +255,16 @@ function generateRow(faker: Faker, context: SeedContext): SeedRow {
     restriction_group: faker.helpers.arrayElement(seedRestrictionGroups),
     date_created: new Date(created).toISOString(),
     date_completed: completed === null ? null : new Date(completed).toISOString(),
-    last_document_upload: lastUpload === null ? null : new Date(lastUpload).toISOString(),
+    last_document_upload: lastUpload === null || depersonalised ? gone.lastDocumentUpload : new Date(lastUpload).toISOString(),
     application_type: type,
     short_application_type: shortType,
     promo_code: chance(faker, 0.15) ? faker.helpers.arrayElement(promoCodes) : '',
     investment_amount: amount,
     language: pickWeighted(faker, languageWeights),
     low_doc_status: faker.helpers.arrayElement(['Required', 'Provided', 'Not Required']),
-    document_count: documentCount,
-    user_upload_count: faker.number.int({ min: 0, max: documentCount }),
+    document_count: depersonalised ? gone.documentCount : documentCount,
+    // Drawn for every row (see above); at most documentCount, so the minimum is the draw unless depersonalised.
+    user_upload_count: Math.min(faker.number.int({ min: 0, max: documentCount }), depersonalised ? gone.userUploadCount : documentCount),
     application_mode_code: chance(faker, 0.8) ? 'Pin' : 'PrintandSign',
     percentage_complete: completedStatus ? 100 : status === 'Adviser edit' ? faker.number.int({ min: 0, max: 40 }) : faker.number.int({ min: 20, max: 95 }),
   } satisfies Omit<SeedRow, 'last_section'>;

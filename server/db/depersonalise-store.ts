@@ -37,6 +37,21 @@ export const removedComment = 'Comment removed when the application was deperson
 export const removedMessage = 'Message removed when the application was depersonalised.';
 export const depersonalisedActivity = (actor: string) => `Application depersonalised by ${actor}`;
 
+/**
+ * What a depersonalised application's row holds in place of its personal values: the product
+ * writes it, and the seed's depersonalised applications are generated with it (issue 27 point 5).
+ */
+export const depersonalisedApplicationColumns = {
+  accountName: depersonalisedName,
+  clientName: '',
+  primaryEmail: '',
+  accountNumber: '',
+  externalId: '',
+  documentCount: 0,
+  userUploadCount: 0,
+  lastDocumentUpload: null,
+} as const satisfies Partial<typeof applications.$inferInsert>;
+
 /** Shorter values are not looked for in kept text: two letters would match inside ordinary words. */
 const shortestScrubbed = 3;
 
@@ -210,18 +225,7 @@ export async function depersonalise(
 
   await tx
     .update(applications)
-    .set({
-      status: 'Depersonalised',
-      previousStatus: application.status,
-      accountName: depersonalisedName,
-      clientName: '',
-      primaryEmail: '',
-      accountNumber: '',
-      externalId: '',
-      documentCount: 0,
-      userUploadCount: 0,
-      lastDocumentUpload: null,
-    })
+    .set({ status: 'Depersonalised', previousStatus: application.status, ...depersonalisedApplicationColumns })
     .where(eq(applications.id, id));
   await recordActivity(tx, actor, id, depersonalisedActivity(actor.displayName));
   return { keysToDelete: bytesInDatabase ? [] : keys };

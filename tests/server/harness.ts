@@ -56,7 +56,8 @@ export async function startTestServer(env: Record<string, string> = {}) {
   const database = await openCopy();
   // Documents go to a directory of this server's own, removed on close.
   const filesDir = env.FILES_DIR ?? (await mkdtemp(join(tmpdir(), 'portal-files-')));
-  const config = readConfig({ LOG_LEVEL: 'silent', FILES_DIR: filesDir, ...env });
+  // An in-memory database has no files for depersonalise to scrub (depersonalise-disk.test.ts scrubs a data directory's).
+  const config = readConfig({ LOG_LEVEL: 'silent', FILES_DIR: filesDir, DEPERSONALISE_SCRUB: 'off', ...env });
   const app = await buildApp({ db: database.db, config });
   await app.ready();
   return {
