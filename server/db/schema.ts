@@ -577,3 +577,31 @@ export const outbox = pgTable(
   },
   (t) => [index('outbox_tenant_created').on(t.tenantId, t.createdAt, t.id), index('outbox_application').on(t.applicationId)],
 );
+
+/**
+ * Failed sign-ins of names with no lockable account (unknown or deactivated e-mails), counted as a
+ * real account's failedAttempts are, so 'locked' shows after the same five (issue 27 point 9).
+ */
+export const signInNameFailures = pgTable(
+  'sign_in_name_failures',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    email: text('email').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.email] })],
+);
+
+/** Fixed-window counters shared by every instance on one PostgreSQL (server/counters.ts). */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counters_resets_at').on(t.resetsAt)],
+);
