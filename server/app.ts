@@ -39,6 +39,7 @@ import { ensureSampleDocuments } from './storage/sample-documents.ts';
 import { registerPortalStatic } from './static.ts';
 import { registerHealthRoutes } from './api/health.routes.ts';
 import { registerRateLimits } from './rate-limits.ts';
+import { countersFor } from './counters.ts';
 import { registerErrorHandler } from './errors.ts';
 import { registerInputGuards } from './input-guards.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
@@ -93,7 +94,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
     request.tenant = await resolveTenant(request.headers.host);
   });
   // After the tenant hook, before the identity provider's hook takes /oidc requests over.
-  await registerRateLimits(app, config);
+  registerRateLimits(app, config, countersFor(db, config.DATABASE_URL));
 
   const secrets = await loadIdentitySecrets(db);
   const providerFor = mountIdentityProvider(app, { db, config, secrets });

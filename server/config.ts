@@ -36,6 +36,8 @@ const EnvironmentSchema = z.object({
   DOCUMENT_MAX_FILE_BYTES: count(25 * 1024 * 1024),
   DOCUMENT_MAX_REQUEST_BYTES: count(100 * 1024 * 1024),
   DOCUMENT_MAX_FILES: count(20),
+  // Bulk uploads read at once by this instance; more are answered Busy (server/bulk-upload/import-slots.ts).
+  BULK_UPLOAD_CONCURRENCY: count(2),
   // Mail (docs/decisions/006-outbox.md): SMTP when set, otherwise messages stay in the outbox (page /outbox).
   SMTP_URL: z.string().regex(/^(smtps?:\/\/.+)?$/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.email().default('no-reply@portal.invalid'),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { ServerConfig } from './config.ts';
+import type { WindowCounters } from './counters.ts';
 
 /** Sign-in failures per address: consulted by the login interaction before it checks a password. */
 export interface SignInFailureThrottle {
@@ -61,44 +62,38 @@ export function sendTooManyRequests(reply: FastifyReply, retryAfterSeconds: numb
 /**
  * Abuse limits (docs/decisions/003-abuse-limits.md): requests per address for sign-in, the identity
  * provider's POSTs, the monitoring tunnel and every write; writes per account too; and failed
- * sign-ins per address. Counters live in this instance's memory (@fastify/rate-limit's local store).
+ * sign-ins per address. Counted in `counters` (server/counters.ts): in memory on PGlite, in
+ * PostgreSQL, shared by every instance, with DATABASE_URL.
  *
  * Register after the tenant hook and before mountIdentityProvider: oidc-provider answers from an
  * onRequest hook that hijacks the reply, so a check that runs any later never sees /oidc/token.
  */
-export async function registerRateLimits(app: FastifyInstance, config: ServerConfig) {
-  await app.register(rateLimit, { global: false });
-
+export function registerRateLimits(app: FastifyInstance, config: ServerConfig, counters: WindowCounters) {
   const window = config.RATE_LIMIT_WINDOW * 1000;
-  // The plugin's own normalisation: IPv4 as is, IPv6 by /64 (one host usually holds a whole /64).
+  // @fastify/rate-limit's normalisation: IPv4 as is, IPv6 by /64 (one host usually holds a whole /64).
   const address = (request: FastifyRequest) => normalizeIP(request.ip);
-  const perAddress = (name: string, max: number, timeWindow = window) =>
-    app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name} ${address(request)}` });
-
-  const limits: Record<Bucket, ReturnType<typeof perAddress>> = {
-    signIn: perAddress('signIn', config.RATE_LIMIT_SIGN_IN),
-    identityProvider: perAddress('identityProvider', config.RATE_LIMIT_TOKEN),
-    monitoring: perAddress('monitoring', config.RATE_LIMIT_MONITORING),
-    write: perAddress('write', config.RATE_LIMIT_WRITES_PER_ADDRESS),
+  /** Counts one hit for `key`; the seconds to wait when that hit is past `max`, else 0. */
+  const over = async (key: string, max: number, windowMs = window) => {
+    const count = await counters.hit(key, windowMs);
+    return count.hits > max ? count.resetInSeconds : 0;
   };
-  const writesPerAccount = app.createRateLimit({
-    max: config.RATE_LIMIT_WRITES_PER_ACCOUNT,
-    timeWindow: window,
-    keyGenerator: (request) => `account ${request.principal?.userId ?? ''}`,
-  });
-  const failures = perAddress(
-    'signInFailures',
-    config.RATE_LIMIT_SIGN_IN_FAILURES,
-    config.RATE_LIMIT_SIGN_IN_FAILURE_WINDOW * 1000,
-  );
+
+  const maxOf: Record<Bucket, number> = {
+    signIn: config.RATE_LIMIT_SIGN_IN,
+    identityProvider: config.RATE_LIMIT_TOKEN,
+    monitoring: config.RATE_LIMIT_MONITORING,
+    write: config.RATE_LIMIT_WRITES_PER_ADDRESS,
+  };
+  const failureWindow = config.RATE_LIMIT_SIGN_IN_FAILURE_WINDOW * 1000;
+  const failureKey = (request: FastifyRequest) => `signInFailures ${address(request)}`;
 
   app.decorate('signInFailures', {
     async waitSeconds(request) {
-      const state = await failures(request, { increment: false });
-      return !state.isAllowed && state.remaining === 0 ? Math.max(1, state.ttlInSeconds) : 0;
+      const count = await counters.hit(failureKey(request), failureWindow, { peek: true });
+      return count.hits >= config.RATE_LIMIT_SIGN_IN_FAILURES ? count.resetInSeconds : 0;
     },
     async recordFailure(request) {
-      await failures(request);
+      await counters.hit(failureKey(request), failureWindow);
     },
   } satisfies SignInFailureThrottle);
 
@@ -106,8 +101,8 @@ export async function registerRateLimits(app: FastifyInstance, config: ServerCon
   app.addHook('onRequest', async (request, reply) => {
     const bucket = bucketOf(request);
     if (!bucket) return;
-    const state = await limits[bucket](request);
-    if (!state.isAllowed && state.isExceeded) return sendTooManyRequests(reply, state.ttlInSeconds);
+    const wait = await over(`${bucket} ${address(request)}`, maxOf[bucket]);
+    if (wait > 0) return sendTooManyRequests(reply, wait);
   });
 
   // Per account: called by requireAccess (server/api/auth.ts) the moment it has established who is
@@ -116,9 +111,9 @@ export async function registerRateLimits(app: FastifyInstance, config: ServerCon
   // authenticates in preValidation (issue 27 point 7).
   app.decorate('accountWriteLimit', (async (request, reply) => {
     if (!request.principal || bucketOf(request) !== 'write') return false;
-    const state = await writesPerAccount(request);
-    if (state.isAllowed || !state.isExceeded) return false;
-    sendTooManyRequests(reply, state.ttlInSeconds);
+    const wait = await over(`account ${request.principal.userId}`, config.RATE_LIMIT_WRITES_PER_ACCOUNT);
+    if (wait === 0) return false;
+    sendTooManyRequests(reply, wait);
     return true;
   }) satisfies AccountWriteLimit);
 }

@@ -21,13 +21,20 @@ import {
 import { validateRowsInSlices } from '../bulk-upload/validate-rows.ts';
 import { buildTemplate, readUpload, workbookFormat, writeErrorWorkbook } from '../bulk-upload/workbook.ts';
 import { zipProblem } from '../bulk-upload/zip-guard.ts';
+import { importSlots } from '../bulk-upload/import-slots.ts';
 import { principalOf, type RouteContext } from './context.ts';
 import { attachmentHeader } from '../content-disposition.ts';
 import { cleanFileName, hasVisibleName, invisibleFileNameMessage } from './documents.routes.ts';
 
-/** Issue 15 limits: the upload's size, and what its zip may inflate to before exceljs opens it. */
+/**
+ * Issue 15 limits: the upload's size, and what its zip may inflate to before exceljs opens it. A full
+ * template (10,000 rows, every cell holding 40 characters) inflates to about 15 MB; 64 MB let a 2 MB
+ * file take a worker to ~0.5 GB (issue 27 point 14).
+ */
 export const bulkUploadMaxBytes = 10 * 1024 * 1024;
-export const bulkUploadMaxUncompressedBytes = 64 * 1024 * 1024;
+export const bulkUploadMaxUncompressedBytes = 24 * 1024 * 1024;
+export const busyMessage = 'The server is busy importing other files. Please try again in a minute.';
+const busyRetryAfterSeconds = 30;
 const xlsxMime = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const duplicateFileMessage =
   'This file was already uploaded in the last hour and its applications were created. It was not imported again.';
@@ -62,7 +69,8 @@ async function readLimited(
  * AM §2/§7 bulk upload (issue 15): the tenant's template, the upload (validated whole, imported all
  * or nothing) and the error workbook of an upload with invalid cells. Every route needs app.bulkupload.
  */
-export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
+export function registerBulkUploadRoutes({ app, db, access, config }: RouteContext) {
+  const slots = importSlots(config.BULK_UPLOAD_CONCURRENCY);
   const rule = access.requireAccess({ scope: 'applicationmanager', claims: ['app.bulkupload'] });
 
   app.get('/api/application/bulkupload/template', { preValidation: rule }, async (request, reply) => {
@@ -106,6 +114,8 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
       '/api/application/bulkupload',
       { config: { application: 'none' }, preValidation: rule, schema: { response: { 200: BulkUploadResponseSchema } } },
       async (request) => {
+      { preValidation: rule, schema: { response: { 200: BulkUploadResponseSchema } } },
+      async (request, reply) => {
         if (!request.isMultipart()) throw badRequest('files[]: must be multipart/form-data with one file');
         const principal = principalOf(request);
         let upload: { name: string; content: Buffer | undefined } | undefined;
@@ -135,37 +145,46 @@ export function registerBulkUploadRoutes({ app, db, access }: RouteContext) {
           );
         }
 
-        const sha256 = createHash('sha256').update(content).digest('hex');
-        // Before validation: the first import's external ids would otherwise make this one look invalid.
-        if (await recentlyImported(db, principal.tenantId, sha256))
-          return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
-
-        const read = await readUpload(content);
-        if (!read.ok) return invalidFile(read.problem);
-        const lookups = await bulkUploadLookups(db, principal.tenantId);
-        const externalIds = [
-          ...new Set(read.rows.map((row) => row.cells[9]?.toLowerCase() ?? '').filter(Boolean)),
-        ];
-        const used = await usedExternalIds(db, principal.tenantId, externalIds);
-        const { problems, valid } = await validateRowsInSlices(read.rows, lookups, used);
-
-        if (problems.length > 0) {
-          const errorWorkbook = await writeErrorWorkbook(content, problems);
-          const id = await saveErrorFile(db, principal, { sha256, name, content: errorWorkbook });
-          const rowsWithProblems = new Set(problems.map((problem) => problem.row)).size;
-          return answer(
-            bulkUploadResponseTypes.invalidFileData,
-            `${problems.length} issue(s) on ${rowsWithProblems} of ${read.rows.length} row(s). Nothing was imported.`,
-            id,
-          );
+        const release = slots.tryAcquire();
+        if (!release) {
+          reply.header('retry-after', String(busyRetryAfterSeconds));
+          return answer(bulkUploadResponseTypes.busy, busyMessage);
         }
-        const outcome = await importApplications(db, principal, valid, lookups.ownerRecords, {
-          sha256,
-          name,
-        });
-        if (outcome.kind === 'duplicate')
-          return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
-        return answer(bulkUploadResponseTypes.success, `${outcome.count} application(s) created.`);
+        try {
+          const sha256 = createHash('sha256').update(content).digest('hex');
+          // Before validation: the first import's external ids would otherwise make this one look invalid.
+          if (await recentlyImported(db, principal.tenantId, sha256))
+            return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
+
+          const read = await readUpload(content);
+          if (!read.ok) return invalidFile(read.problem);
+          const lookups = await bulkUploadLookups(db, principal.tenantId);
+          const externalIds = [
+            ...new Set(read.rows.map((row) => row.cells[9]?.toLowerCase() ?? '').filter(Boolean)),
+          ];
+          const used = await usedExternalIds(db, principal.tenantId, externalIds);
+          const { problems, valid } = await validateRowsInSlices(read.rows, lookups, used);
+
+          if (problems.length > 0) {
+            const errorWorkbook = await writeErrorWorkbook(content, problems);
+            const id = await saveErrorFile(db, principal, { sha256, name, content: errorWorkbook });
+            const rowsWithProblems = new Set(problems.map((problem) => problem.row)).size;
+            return answer(
+              bulkUploadResponseTypes.invalidFileData,
+              `${problems.length} issue(s) on ${rowsWithProblems} of ${read.rows.length} row(s). Nothing was imported.`,
+              id,
+            );
+          }
+          const outcome = await importApplications(db, principal, valid, lookups.ownerRecords, {
+            sha256,
+            name,
+          });
+          if (outcome.kind === 'duplicate')
+            return answer(bulkUploadResponseTypes.duplicateFile, duplicateFileMessage);
+          return answer(bulkUploadResponseTypes.success, `${outcome.count} application(s) created.`);
+        } finally {
+          release();
+        }
       },
     );
   });

@@ -756,6 +756,11 @@ export const passwordResetTokens = pgTable(
 /** A federation partner's HMAC-SHA256 keys per tenant; the key id lets keys rotate. */
 export const federationKeys = pgTable(
   'federation_keys',
+ * Failed sign-ins of names with no lockable account (unknown or deactivated e-mails), counted as a
+ * real account's failedAttempts are, so 'locked' shows after the same five (issue 27 point 9).
+ */
+export const signInNameFailures = pgTable(
+  'sign_in_name_failures',
   {
     tenantId: text('tenant_id')
       .notNull()
@@ -790,4 +795,20 @@ export const accountAudit = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('account_audit_user').on(t.userId, t.createdAt)],
+    email: text('email').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.email] })],
+);
+
+/** Fixed-window counters shared by every instance on one PostgreSQL (server/counters.ts). */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counters_resets_at').on(t.resetsAt)],
 );

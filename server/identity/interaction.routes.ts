@@ -12,7 +12,7 @@ import { lockIfInactive } from './account-status.ts';
 import { afterPasswordStep } from './mfa-interaction.ts';
 import { federatedLogin, federatedParameters } from './federated-sign-in.ts';
 import { notFound } from '../http-error.ts';
-import { Lru } from '../lru.ts';
+import { recordNameFailure } from './name-failures.ts';
 import { describeWait } from '../rate-limits.ts';
 
 export const wrongCredentialsMessage = 'The email or password is incorrect.';
@@ -21,9 +21,6 @@ export const lockedMessage =
 export const disabledMessage = 'Your account is not active. Please contact your administrator.';
 export const throttledMessage = (seconds: number) =>
   `Too many failed sign-in attempts from your network. Please try again in ${describeWait(seconds)}.`;
-
-/** Failures kept for names that have no lockable account (bounded: the oldest names are forgotten first). */
-const maxUnlockableNames = 10_000;
 
 const LoginFormSchema = z.object({ email: z.string().default(''), password: z.string().default('') });
 
@@ -36,17 +33,6 @@ type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
  * whether an account exists (docs/decisions/003-abuse-limits.md).
  */
 export function registerInteractionRoutes(app: FastifyInstance, db: Database, providerFor: ProviderFor) {
-  // Unknown and deactivated names have no counter in the database; they show 'locked' after five
-  // failures as a real account would. In memory: a restart forgets them, as the address throttle does.
-  const unlockableFailures = new Lru<number>();
-  const countUnlockableFailure = (tenantId: string, email: string) => {
-    const key = `${tenantId} ${email.trim().toLowerCase()}`;
-    const failures = (unlockableFailures.get(key) ?? 0) + 1;
-    unlockableFailures.set(key, failures);
-    unlockableFailures.evict(() => unlockableFailures.size > maxUnlockableNames);
-    return failures;
-  };
-
   function sendPage(reply: FastifyReply, request: FastifyRequest, uid: string, email = '', error?: string, status = error ? 401 : 200) {
     const tenant = request.tenant;
     if (!tenant) throw notFound('Unknown tenant.');
@@ -100,7 +86,8 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     if (!canSignIn) {
       // Only someone who knows the password learns that the account is deactivated.
       if (user && matches) return sendPage(reply, request, details.uid, email, disabledMessage);
-      const locked = countUnlockableFailure(tenant.id, email) >= maxFailedSignIns;
+      // Unknown and deactivated names show 'locked' after five failures as a real account would.
+      const locked = (await recordNameFailure(db, tenant.id, email)) >= maxFailedSignIns;
       return sendPage(reply, request, details.uid, email, locked ? lockedMessage : wrongCredentialsMessage);
     }
 

@@ -9,6 +9,8 @@ export const bulkUploadResponseTypes = {
   invalidFile: 'InvalidFile',
   /** The same file was imported in the last hour (AM §8 "other errors", with our Message). */
   duplicateFile: 'DuplicateFile',
+  /** This server is reading as many uploads as it may at once: try again shortly (retry-after says when). */
+  busy: 'Busy',
 } as const;
 
 /** POST /api/application/bulkupload (multipart, field files[]): AM §3 bulk upload response. */

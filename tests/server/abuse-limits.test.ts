@@ -8,6 +8,8 @@ import { demoPassword } from '../../server/db/seed.ts';
 import { portalClientId, portalScope } from '../../server/identity/provider.ts';
 import { lockedMessage, wrongCredentialsMessage } from '../../server/identity/interaction.routes.ts';
 import { escapeHtml } from '../../server/html.ts';
+import { buildApp } from '../../server/app.ts';
+import { readConfig } from '../../server/config.ts';
 
 /** A login form fetched as a browser would, so that only its POST is timed or repeated. */
 interface LoginForm {
@@ -121,6 +123,20 @@ describe('sign-in answers do not tell whether an account exists', () => {
     for (const page of pages.slice(0, 4)) expect(page).toContain(escapeHtml(wrongCredentialsMessage));
     expect(pages[4]).toContain(escapeHtml(lockedMessage));
     expect(pages[5]).toContain(escapeHtml(lockedMessage));
+  });
+
+  it('still shows an unknown e-mail as locked after a restart, as a real account stays locked', async () => {
+    const form = await openLoginForm(server);
+    for (let attempt = 1; attempt <= 5; attempt++) await postLogin(server, form, 'revenant@demo.test', `wrong-${attempt}`);
+    // A new server process on the same database (what a restart is), with nothing in memory.
+    const restarted = await buildApp({ db: server.db, config: readConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_SIGN_IN_FAILURES: '1000' }) });
+    try {
+      const again = { ...server, app: restarted };
+      const page = await postLogin(again, await openLoginForm(again), 'revenant@demo.test', 'wrong-6');
+      expect(page.body).toContain(escapeHtml(lockedMessage));
+    } finally {
+      await restarted.close();
+    }
   });
 });
 

@@ -315,7 +315,7 @@ describe('POST /api/application/bulkupload', () => {
   it('sends the template as an xlsx attachment, never cached, and explains an unknown error file', async () => {
     const response = await api(server, 'GET', '/api/application/bulkupload/template', { token: admin });
     expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="application-upload-template.xlsx"');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="application-upload-template.xlsx"; filename*=UTF-8''application-upload-template.xlsx`);
     expect(response.headers['cache-control']).toBe('no-store');
     const unknown = await api(server, 'GET', '/api/application/bulkupload/errorfile/nope', { token: admin });
     expect(unknown.json().message).toBe('This error file is unknown or has expired. Upload the file again.');
