@@ -369,6 +369,12 @@ describe('reference codes', () => {
     const found = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=${encodeURIComponent(code.toLowerCase())}`, { token: admin })).json());
     expect(found.responses.map((row) => row.id)).toEqual([`V${records.individual.id}`]);
     expect(found.totalCount).toBe(1);
+    // A page past the last still says how many match.
+    const past = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=${encodeURIComponent(code)}&Page=2`, { token: admin })).json());
+    expect(past).toEqual({ responses: [], totalCount: 1 });
+    // Several words must all match (prefixes).
+    const both = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=${encodeURIComponent(`${records.individual.subjectName.split(' ')[0]!.slice(0, 3)} ${code}`)}`, { token: admin })).json());
+    expect(both.responses.map((row) => row.id)).toEqual([`V${records.individual.id}`]);
     expect((await verificationAudit(server.db, records.individual.id)).at(-1)?.activity).toBe(`Reference code set to ${code} by Avery Admin`);
     const none = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=${encodeURIComponent('!!!')}`, { token: admin })).json());
     expect(none).toEqual({ responses: [], totalCount: 0 });
