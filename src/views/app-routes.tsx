@@ -22,7 +22,7 @@ const MyApplicationsPage = lazyNamed(applicationList, 'MyApplicationsListPage');
 const AllApplicationsPage = lazyNamed(applicationList, 'AllApplicationsListPage');
 const ApplicationPage = lazyNamed(() => import('./applications/detail/application-detail-page.tsx'), 'ApplicationDetailPage');
 const AdminPage = lazyNamed(() => import('./admin/admin-configuration-page.tsx'), 'AdminConfigurationPage');
-const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
+const ReportsPage = lazyNamed(() => import('./reports/reports-page.tsx'), 'ReportsPage');
 const UsersPage = lazyNamed(placeholders, 'UsersPage');
 const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');
 const VerificationDetailsPage = lazyNamed(placeholders, 'VerificationDetailsPage');

@@ -19,10 +19,6 @@ const pageOf = (params: { pageNo?: string; rowsPerPage?: string }) =>
     .filter(Boolean)
     .join(', ') || undefined;
 
-export function ReportsPage() {
-  return <Placeholder heading="Reports" />;
-}
-
 export function UsersPage() {
   return <Placeholder heading="Users" detail={pageOf(useParams())} />;
 }
