@@ -26,6 +26,10 @@ const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
 const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage');
 const VerificationsPage = lazyNamed(() => import('./verifications/verifications-page.tsx'), 'VerificationsPage');
 const VerificationDetailsPage = lazyNamed(() => import('./verifications/verification-details-page.tsx'), 'VerificationDetailsPage');
+const ReportsPage = lazyNamed(() => import('./reports/reports-page.tsx'), 'ReportsPage');
+const UsersPage = lazyNamed(placeholders, 'UsersPage');
+const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');
+const VerificationDetailsPage = lazyNamed(placeholders, 'VerificationDetailsPage');
 const SettingsPage = lazyNamed(() => import('./shell/settings-page.tsx'), 'SettingsPage');
 
 /** SUV §2 shell routes; the ids name the breadcrumbs and titles in shell/page-info.ts. */

@@ -14,4 +14,20 @@ function Placeholder({ heading }: { heading: string }) {
 
 export function ReportsPage() {
   return <Placeholder heading="Reports" />;
+const pageOf = (params: { pageNo?: string; rowsPerPage?: string }) =>
+  [params.pageNo && `Page ${params.pageNo}`, params.rowsPerPage && `${params.rowsPerPage} rows per page`]
+    .filter(Boolean)
+    .join(', ') || undefined;
+
+export function UsersPage() {
+  return <Placeholder heading="Users" detail={pageOf(useParams())} />;
+}
+
+export function VerificationsPage() {
+  return <Placeholder heading="Verifications" />;
+}
+
+export function VerificationDetailsPage() {
+  const { id = '' } = useParams();
+  return <Placeholder heading={`Verification ${id}`} />;
 }
