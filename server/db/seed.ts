@@ -80,6 +80,8 @@ export const demoAccounts = [
   { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'] },
   { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
   { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
+  // Sign-in journeys (issue 31) change these accounts' passwords and second factors: no other test uses them.
+  ...['reset', 'twostep', 'guesser'].map((name) => ({ tenantId: 'acme', email: `${name}@acme.test`, firstName: 'Jordan', lastName: name, roleName: 'Staff', claims: ['view.myapps', 'app.view'] })),
 ];
 
 /** Idempotent: inserts what is missing and never overwrites what people changed. */
