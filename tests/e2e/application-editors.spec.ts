@@ -70,6 +70,8 @@ test.describe('application editors', () => {
     await page.getByRole('button', { name: 'Edit owner' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit Owner' });
     await expect(dialog.getByRole('combobox', { name: 'Owner' })).toBeVisible();
+    // Issue 32: it starts at the owner the application has, and Save stays disabled for that owner.
+    await expect(dialog.getByRole('combobox', { name: 'Owner' })).toHaveValue(owner);
     await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
     const newOwner = await pickOtherOption(page, dialog, owner);
     await dialog.getByRole('button', { name: 'Save' }).click();
