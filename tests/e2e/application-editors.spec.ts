@@ -64,6 +64,8 @@ test.describe('application editors', () => {
     await expect(dialog).toBeHidden();
     await expect(latestActivity(page)).toContainText('Assignee cleared by Avery Admin');
     await expect(detailValue(page, 'Assignee')).not.toContainText(assignee);
+    // Issue 32: an empty row shows a dash beside its Edit.
+    await expect(detailValue(page, 'Assignee')).toContainText('—');
 
     // Edit Owner: Save waits for a choice (AM §5).
     const owner = (await detailValue(page, 'Owner').innerText()).replace(/\s*Edit$/, '').trim();
