@@ -26,3 +26,11 @@ export const canSeeAllApps = (claims: Claims): boolean => hasAnyClaim(claims, al
 /** AM §2: the root goes to /list with the my-apps claim or without every all-apps claim; else /list/all. */
 export const homePath = (claims: Claims): '/list' | '/list/all' =>
   canSeeMyApps(claims) || !canSeeAllApps(claims) ? '/list' : '/list/all';
+
+/**
+ * The list address a person may open for the list they asked for (issue 32): All Apps without an
+ * all-apps claim goes to My Apps (as a bookmark of another person's view would otherwise load a
+ * list whose every request is refused), and My Apps goes where the root would send them.
+ */
+export const listPathFor = (claims: Claims, scope: 'my' | 'all'): '/list' | '/list/all' =>
+  scope === 'all' && (canSeeAllApps(claims) || !canSeeMyApps(claims)) ? '/list/all' : homePath(claims);

@@ -11,7 +11,11 @@ export interface FieldEditorInput {
   field: EditorField;
   /** The ApplicationID (the path of each save). */
   applicationId: string;
-  /** What the application holds: the e-mail, the mode code (Pin, PrintandSign); '' for the owner (none is preselected). */
+  /**
+   * What the application holds: the e-mail, the mode code (Pin, PrintandSign), the owner's name as
+   * the detail shows it. A list field's value is resolved to its choice once the choices are in, so
+   * choosing what the application already holds leaves Save disabled (issue 32).
+   */
   current: string;
 }
 
@@ -89,7 +93,13 @@ export const fieldEditorMachine = setup({
     isSaved: (_, params: { result: ActionResult }) => params.result.Success,
   },
   actions: {
-    assignChoices: assign((_, params: { choices: FieldChoice[] }) => ({ choices: params.choices })),
+    // The current value as one of the choices (the owner arrives by name): it is preselected.
+    assignChoices: assign(({ context }, params: { choices: FieldChoice[] }) => {
+      const current =
+        params.choices.find((choice) => choice.id === context.current || choice.name === context.current)?.id ??
+        context.current;
+      return { choices: params.choices, current, draft: context.draft === context.current ? current : context.draft };
+    }),
     assignDraft: assign((_, params: { value: string }) => ({ draft: params.value, error: undefined })),
     validate: assign({ validated: ({ context }) => context.draft }),
     assignRefusal: assign((_, params: { result: ActionResult }) => ({

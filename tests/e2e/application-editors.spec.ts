@@ -64,12 +64,16 @@ test.describe('application editors', () => {
     await expect(dialog).toBeHidden();
     await expect(latestActivity(page)).toContainText('Assignee cleared by Avery Admin');
     await expect(detailValue(page, 'Assignee')).not.toContainText(assignee);
+    // Issue 32: an empty row shows a dash beside its Edit.
+    await expect(detailValue(page, 'Assignee')).toContainText('—');
 
     // Edit Owner: Save waits for a choice (AM §5).
     const owner = (await detailValue(page, 'Owner').innerText()).replace(/\s*Edit$/, '').trim();
     await page.getByRole('button', { name: 'Edit owner' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit Owner' });
     await expect(dialog.getByRole('combobox', { name: 'Owner' })).toBeVisible();
+    // Issue 32: it starts at the owner the application has, and Save stays disabled for that owner.
+    await expect(dialog.getByRole('combobox', { name: 'Owner' })).toHaveValue(owner);
     await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
     const newOwner = await pickOtherOption(page, dialog, owner);
     await dialog.getByRole('button', { name: 'Save' }).click();

@@ -86,13 +86,21 @@ test('bulk upload: template, a file with issues, its error workbook, the fix, su
   // Fix the cell in the error workbook and upload it again.
   sheet.getCell('E3').value = 'ella2@example.com';
   await modal(page).getByRole('button', { name: 'Upload another file' }).click();
-  await drop(page, 'e2e-fixed.xlsx', Buffer.from(await errorWorkbook.xlsx.writeBuffer()));
+  const fixed = Buffer.from(await errorWorkbook.xlsx.writeBuffer());
+  await drop(page, 'e2e-fixed.xlsx', fixed);
   await expect(modal(page).getByText('File uploaded successfully.')).toBeVisible();
   await expect(
     modal(page).getByText(
       'All applications have been uploaded successfully and are available in the application listing for review and submission to clients.',
     ),
   ).toBeVisible();
+
+  // The same file again: the specific reason comes first, then the spec's texts (issue 32).
+  await modal(page).getByRole('button', { name: 'Upload another file' }).click();
+  await drop(page, 'e2e-fixed.xlsx', fixed);
+  const refusal = modal(page).getByRole('alert');
+  await expect(refusal.locator('p').first()).toHaveText(/^This file was already uploaded in the last hour/);
+  await expect(refusal).toContainText('Do not modify the structure of the template.');
   await modal(page).getByRole('button', { name: 'Close' }).click();
   await expect(modal(page)).toBeHidden();
 

@@ -178,6 +178,12 @@ test.describe('application list usability (issue 16)', () => {
     await expect(dataRows(page).nth(1)).toHaveAttribute('aria-selected', 'false');
   });
 
+  test('6d. a staff member opening All Apps from a bookmark lands on My Apps with the same search (issue 32)', async ({ page }) => {
+    await signInAt(page, '/list/all?q=Evans', 'staff@demo.test');
+    await expect(page).toHaveURL(/\/list\?q=Evans/);
+    await expect(page.getByText(/could not be loaded/)).toHaveCount(0);
+  });
+
   test('7. the email view names an application without an account name', async ({ page }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await signInAt(page, '/list', 'staff@demo.test');

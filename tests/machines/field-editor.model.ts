@@ -13,7 +13,8 @@ const ownerA: FieldChoice = { id: '3c9e1f20-0000-4000-8000-0000000000c1', name: 
 const ownerB: FieldChoice = { id: '3c9e1f20-0000-4000-8000-0000000000c2', name: 'Blair Broker' };
 const currentEmail = 'old.address@example.test';
 
-const owner = { field: 'owner', applicationId, current: '' };
+/** Edit Owner starts from the owner's name as the detail shows it (issue 32). */
+const owner = { field: 'owner', applicationId, current: ownerA.name };
 const email = { field: 'email', applicationId, current: currentEmail };
 const signingMode = { field: 'signingMode', applicationId, current: 'Pin' };
 
@@ -21,6 +22,8 @@ const signingMode = { field: 'signingMode', applicationId, current: 'Pin' };
 const changes: Record<string, SampleEvent[]> = {
   owner: [
     { type: 'field.change', value: ownerB.id },
+    // The owner it already has: Save stays disabled (issue 32: no "Owner changed from X to X").
+    { type: 'field.change', value: ownerA.id },
     { type: 'field.change', value: '' },
     // Not one of the owners listed (a stale or typed id): never saved.
     { type: 'field.change', value: '3c9e1f20-0000-4000-8000-0000000000ff' },
@@ -118,8 +121,9 @@ export default defineMachineModel({
         expect(after.context.choices).toEqual(event.output);
         // Nothing is validated before the person does something: no message at first.
         expect(after.context.validated).toBeUndefined();
-        // AM §5: no owner is preselected, so Save waits for a choice; the others start at the current value.
-        expect(after.context.draft).toBe(after.context.field === 'owner' ? '' : after.context.current);
+        // Every editor starts at the current value; the owner's name is resolved to its choice (issue 32).
+        if (after.context.field === 'owner') expect(after.context.current).toBe(ownerA.id);
+        expect(after.context.draft).toBe(after.context.current);
       },
       'loadingChoices + xstate.error.actor.loadChoices': ({ after }) => expect(after.matches('unavailable')).toBe(true),
       'loadingChoices + dialog.close': closes,

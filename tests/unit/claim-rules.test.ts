@@ -14,6 +14,7 @@ import {
   hasClaim,
   hasClaimContaining,
   homePath,
+  listPathFor,
 } from '../../src/domain/permissions.ts';
 
 /**
@@ -53,6 +54,17 @@ describe('the lists a caller may open', () => {
     expect(homePath(['view.myapps'])).toBe('/list');
     expect(homePath(['view.myapps', 'view.allapps.instance'])).toBe('/list');
     expect(homePath([])).toBe('/list');
+  });
+  // Issue 32: a bookmark of the list one may not open goes to the one one may.
+  it('All Apps without an all-apps claim goes to My Apps; each list stays where it may be opened', () => {
+    expect(listPathFor(['view.myapps'], 'all')).toBe('/list');
+    expect(listPathFor(['view.myapps', 'view.allapps.location'], 'all')).toBe('/list/all');
+    expect(listPathFor(['view.allapps.instance'], 'all')).toBe('/list/all');
+    expect(listPathFor(['view.allapps.instance'], 'my')).toBe('/list/all');
+    expect(listPathFor(['view.myapps'], 'my')).toBe('/list');
+    // Neither: no list to send them to; the one asked for answers for itself.
+    expect(listPathFor([], 'all')).toBe('/list/all');
+    expect(listPathFor([], 'my')).toBe('/list');
   });
   it('the My Apps / All Apps toggle needs both halves', () => {
     expect(listPermissions(['view.myapps']).scopeToggle).toBe(false);

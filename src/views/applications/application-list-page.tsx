@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'r
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { defaultListQuery, parseListQuery } from '../../domain/application-query.ts';
 import { listAddressParams, listHref, listTitle, parseListView, type ListScope } from '../../domain/list-view.ts';
-import { homePath } from '../../domain/permissions.ts';
+import { listPathFor } from '../../domain/permissions.ts';
 import { ApplicationListContext } from '../../machines/application-list.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { useDocumentTitle } from '../shell/use-document-title.ts';
@@ -21,25 +21,28 @@ const FiltersModal = lazy(() => import('./filters-modal.tsx').then((module) => (
 const EmailView = lazy(() => import('./email-view.tsx').then((module) => ({ default: module.EmailView })));
 
 /**
- * AM §2 /list and /list/{pageNo}/{rowsPerPage}: My Apps. Someone who may see All Apps but not My
- * Apps goes where the root would send them (homePath), with the same page and search, rather than
- * to a list whose every load is refused.
+ * AM §2 /list and /list/{pageNo}/{rowsPerPage}: My Apps; /list/all and /list/all/{pageNo}/{rowsPerPage}:
+ * All Apps. Someone who may not open the list asked for goes to the one they may (listPathFor), with
+ * the same page and search, rather than to a list whose every load is refused.
  */
 export function MyApplicationsListPage() {
+  return <ListForClaims scope="my" />;
+}
+
+export function AllApplicationsListPage() {
+  return <ListForClaims scope="all" />;
+}
+
+function ListForClaims({ scope }: { scope: ListScope }) {
   const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
   const { pageNo, rowsPerPage } = useParams();
   const { search } = useLocation();
-  const home = homePath(claims);
-  if (home !== '/list') {
-    const path = [home, pageNo, rowsPerPage].filter((part) => part !== undefined).join('/');
+  const allowed = listPathFor(claims, scope);
+  if (allowed !== (scope === 'all' ? '/list/all' : '/list')) {
+    const path = [allowed, pageNo, rowsPerPage].filter((part) => part !== undefined).join('/');
     return <Navigate to={`${path}${search}`} replace />;
   }
-  return <ApplicationListPage scope="my" />;
-}
-
-/** AM §2 /list/all and /list/all/{pageNo}/{rowsPerPage}: All Apps. */
-export function AllApplicationsListPage() {
-  return <ApplicationListPage scope="all" />;
+  return <ApplicationListPage scope={scope} />;
 }
 
 function ApplicationListPage({ scope }: { scope: ListScope }) {

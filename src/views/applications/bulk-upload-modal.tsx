@@ -122,9 +122,10 @@ function Body({ upload }: { upload: BulkUploadRef }) {
       )}
       {state === 'otherError' && (
         <div role="alert">
-          <p className={`${styles.text} ${styles.error}`}>{bulkUploadTexts.otherError[0]}</p>
+          {/* The specific reason (a duplicate file, too many rows) first, then the spec's general texts (issue 32). */}
+          {message && <p className={`${styles.text} ${styles.error}`}>{message}</p>}
+          <p className={message ? styles.text : `${styles.text} ${styles.error}`}>{bulkUploadTexts.otherError[0]}</p>
           <p className={styles.text}>{bulkUploadTexts.otherError[1]}</p>
-          {message && <p className={styles.text}>{message}</p>}
         </div>
       )}
       {downloadError}

@@ -112,7 +112,18 @@ export function ExceptionsCard({ detail }: DetailProps) {
 }
 
 function RowValue({ row }: { row: DetailRow }) {
-  if (row.kind === 'text') return row.name === 'Status' ? <StatusBadge status={row.text} /> : <>{row.text}</>;
+  if (row.kind === 'text') {
+    if (row.name === 'Status') return <StatusBadge status={row.text} />;
+    // An empty row (no assignee, no label) shows a dash, so 'Edit' beside it is not the value (issue 32).
+    if (row.text.trim() === '')
+      return (
+        <>
+          <span aria-hidden="true">—</span>
+          <span className={focus.visuallyHidden}>None</span>
+        </>
+      );
+    return <>{row.text}</>;
+  }
   return (
     <span className={styles.products}>
       {row.shown.join(', ')}

@@ -86,7 +86,7 @@ function EditControl({ editor, detail }: { editor: Editor; detail: ApplicationDe
           />
         );
       case 'owner':
-        return <FieldEditorModal input={{ field: 'owner', applicationId, current: '' }} shownCurrent={detail.AdviserName} onClose={close} />;
+        return <FieldEditorModal input={{ field: 'owner', applicationId, current: detail.AdviserName }} shownCurrent={detail.AdviserName} onClose={close} />;
       case 'email':
         return <FieldEditorModal input={{ field: 'email', applicationId, current: detail.Email }} shownCurrent={detail.Email} onClose={close} />;
       case 'signingMode':
