@@ -113,8 +113,6 @@ export function registerBulkUploadRoutes({ app, db, access, config }: RouteConte
     typed.post(
       '/api/application/bulkupload',
       { config: { application: 'none' }, preValidation: rule, schema: { response: { 200: BulkUploadResponseSchema } } },
-      async (request) => {
-      { preValidation: rule, schema: { response: { 200: BulkUploadResponseSchema } } },
       async (request, reply) => {
         if (!request.isMultipart()) throw badRequest('files[]: must be multipart/form-data with one file');
         const principal = principalOf(request);

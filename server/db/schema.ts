@@ -756,11 +756,6 @@ export const passwordResetTokens = pgTable(
 /** A federation partner's HMAC-SHA256 keys per tenant; the key id lets keys rotate. */
 export const federationKeys = pgTable(
   'federation_keys',
- * Failed sign-ins of names with no lockable account (unknown or deactivated e-mails), counted as a
- * real account's failedAttempts are, so 'locked' shows after the same five (issue 27 point 9).
- */
-export const signInNameFailures = pgTable(
-  'sign_in_name_failures',
   {
     tenantId: text('tenant_id')
       .notNull()
@@ -795,6 +790,18 @@ export const accountAudit = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('account_audit_user').on(t.userId, t.createdAt)],
+);
+
+/**
+ * Failed sign-ins of names with no lockable account (unknown or deactivated e-mails), counted as a
+ * real account's failedAttempts are, so 'locked' shows after the same five (issue 27 point 9).
+ */
+export const signInNameFailures = pgTable(
+  'sign_in_name_failures',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
     email: text('email').notNull(),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

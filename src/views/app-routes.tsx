@@ -16,20 +16,15 @@ function lazyNamed<K extends string, M extends Record<K, ComponentType>>(
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
-const placeholders = () => import('./shell/placeholder-pages.tsx');
 const applicationList = () => import('./applications/application-list-page.tsx');
 const MyApplicationsPage = lazyNamed(applicationList, 'MyApplicationsListPage');
 const AllApplicationsPage = lazyNamed(applicationList, 'AllApplicationsListPage');
 const ApplicationPage = lazyNamed(() => import('./applications/detail/application-detail-page.tsx'), 'ApplicationDetailPage');
 const AdminPage = lazyNamed(() => import('./admin/admin-configuration-page.tsx'), 'AdminConfigurationPage');
-const ReportsPage = lazyNamed(placeholders, 'ReportsPage');
 const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage');
 const VerificationsPage = lazyNamed(() => import('./verifications/verifications-page.tsx'), 'VerificationsPage');
 const VerificationDetailsPage = lazyNamed(() => import('./verifications/verification-details-page.tsx'), 'VerificationDetailsPage');
 const ReportsPage = lazyNamed(() => import('./reports/reports-page.tsx'), 'ReportsPage');
-const UsersPage = lazyNamed(placeholders, 'UsersPage');
-const VerificationsPage = lazyNamed(placeholders, 'VerificationsPage');
-const VerificationDetailsPage = lazyNamed(placeholders, 'VerificationDetailsPage');
 const SettingsPage = lazyNamed(() => import('./shell/settings-page.tsx'), 'SettingsPage');
 
 /** SUV §2 shell routes; the ids name the breadcrumbs and titles in shell/page-info.ts. */
