@@ -76,7 +76,6 @@ export const demoAccounts = [
   { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Application Manager (no admin, no user management)', claims: managerClaims },
   { tenantId: 'demo', email: 'staff@demo.test', firstName: 'Sam', lastName: 'Staff', roleName: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
   { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'] },
-  { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
   { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
 ];
 
@@ -84,16 +83,26 @@ export const demoAccounts = [
 export async function seedDemo(db: Database): Promise<void> {
   await db.insert(tenants).values(seedTenants).onConflictDoNothing();
   await db.insert(tenantHosts).values(hosts).onConflictDoNothing();
-  const existing = new Set((await db.select({ email: users.email }).from(users)).map((row) => row.email));
-  const missing = demoAccounts.filter((account) => !existing.has(account.email));
-  if (missing.length > 0) {
-    const passwordHash = await hashPassword(demoPassword);
-    await db
-      .insert(users)
-      .values(missing.map((account) => ({ ...account, passwordHash })))
-      .onConflictDoNothing();
-  }
+  await insertMissingAccounts(db, demoAccounts);
   await seedDemoApplications(db);
   await seedVerificationExamples(db);
+  // After the applications, so that their generated owners and names stay as they were.
+  await insertMissingAccounts(db, verificationDemoAccounts);
   await seedDemoVerifications(db);
+}
+
+/** Issue 29: an account with the individual verification claims only (it lands on the Individual tab). */
+export const verificationDemoAccounts = [
+  { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
+];
+
+async function insertMissingAccounts(db: Database, accounts: typeof demoAccounts) {
+  const existing = new Set((await db.select({ email: users.email }).from(users)).map((row) => row.email));
+  const missing = accounts.filter((account) => !existing.has(account.email));
+  if (missing.length === 0) return;
+  const passwordHash = await hashPassword(demoPassword);
+  await db
+    .insert(users)
+    .values(missing.map((account) => ({ ...account, passwordHash })))
+    .onConflictDoNothing();
 }
