@@ -78,7 +78,6 @@ export const demoAccounts = [
   { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Application Manager (no admin, no user management)', claims: managerClaims },
   { tenantId: 'demo', email: 'staff@demo.test', firstName: 'Sam', lastName: 'Staff', roleName: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
   { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'] },
-  { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
   { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
   // Sign-in journeys (issue 31) change these accounts' passwords and second factors: no other test uses them.
   ...['reset', 'twostep', 'guesser'].map((name) => ({ tenantId: 'acme', email: `${name}@acme.test`, firstName: 'Jordan', lastName: name, roleName: 'Staff', claims: ['view.myapps', 'app.view'] })),
@@ -112,3 +111,26 @@ const demoRoles = [
   { name: 'Application Manager', claims: managerClaims },
   { name: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
 ];
+  await insertMissingAccounts(db, demoAccounts);
+  await seedDemoApplications(db);
+  await seedVerificationExamples(db);
+  // After the applications, so that their generated owners and names stay as they were.
+  await insertMissingAccounts(db, verificationDemoAccounts);
+  await seedDemoVerifications(db);
+}
+
+/** Issue 29: an account with the individual verification claims only (it lands on the Individual tab). */
+export const verificationDemoAccounts = [
+  { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
+];
+
+async function insertMissingAccounts(db: Database, accounts: typeof demoAccounts) {
+  const existing = new Set((await db.select({ email: users.email }).from(users)).map((row) => row.email));
+  const missing = accounts.filter((account) => !existing.has(account.email));
+  if (missing.length === 0) return;
+  const passwordHash = await hashPassword(demoPassword);
+  await db
+    .insert(users)
+    .values(missing.map((account) => ({ ...account, passwordHash })))
+    .onConflictDoNothing();
+}
