@@ -87,35 +87,13 @@ export const demoAccounts = [
 export async function seedDemo(db: Database): Promise<void> {
   await db.insert(tenants).values(seedTenants).onConflictDoNothing();
   await db.insert(tenantHosts).values(hosts).onConflictDoNothing();
-  const existing = new Set((await db.select({ email: users.email }).from(users)).map((row) => row.email));
-  const missing = demoAccounts.filter((account) => !existing.has(account.email));
-  if (missing.length > 0) {
-    const passwordHash = await hashPassword(demoPassword);
-    await db
-      .insert(users)
-      .values(missing.map((account) => ({ ...account, passwordHash })))
-      .onConflictDoNothing();
-  }
-  await db.insert(federationKeys).values(demoFederationKey).onConflictDoNothing();
-  await seedDemoApplications(db);
-  await seedVerificationExamples(db);
-  // After the applications: their seed spreads ownership over the staff it finds, which stays as it was.
-  await seedUserManagement(db, seedTenants.map((tenant) => tenant.id), demoRoles, demoPassword);
-  await seedDemoVerifications(db);
-}
-
-/** SUV §3 roles of every tenant: the two admin staff roles and the roles the demo accounts hold. */
-const demoRoles = [
-  { name: 'Admin Staff (Full Access)', claims: allClaims },
-  { name: 'Admin Staff (Read Only)', claims: ['view.allapps.instance', 'app.view', 'comments.view', 'document.view'] },
-  { name: 'Application Manager', claims: managerClaims },
-  { name: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
-];
   await insertMissingAccounts(db, demoAccounts);
+  await db.insert(federationKeys).values(demoFederationKey).onConflictDoNothing();
   await seedDemoApplications(db);
   await seedVerificationExamples(db);
   // After the applications, so that their generated owners and names stay as they were.
   await insertMissingAccounts(db, verificationDemoAccounts);
+  await seedUserManagement(db, seedTenants.map((tenant) => tenant.id), demoRoles, demoPassword);
   await seedDemoVerifications(db);
 }
 
@@ -134,3 +112,11 @@ async function insertMissingAccounts(db: Database, accounts: typeof demoAccounts
     .values(missing.map((account) => ({ ...account, passwordHash })))
     .onConflictDoNothing();
 }
+
+/** SUV §3 roles of every tenant: the two admin staff roles and the roles the demo accounts hold. */
+const demoRoles = [
+  { name: 'Admin Staff (Full Access)', claims: allClaims },
+  { name: 'Admin Staff (Read Only)', claims: ['view.allapps.instance', 'app.view', 'comments.view', 'document.view'] },
+  { name: 'Application Manager', claims: managerClaims },
+  { name: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
+];
