@@ -18,6 +18,9 @@ import { describeWait } from '../rate-limits.ts';
 export const wrongCredentialsMessage = 'The email or password is incorrect.';
 export const lockedMessage =
   'Your account is locked after too many failed sign-in attempts. Please contact your administrator to unlock it.';
+/** What a locked person can do about it: the tenant's support contacts (issue 27 point 11). */
+export const lockedHelp = (tenant: { supportEmail: string; supportPhone: string }) =>
+  `${lockedMessage} You can also reach support at ${tenant.supportEmail} or ${tenant.supportPhone}.`;
 export const disabledMessage = 'Your account is not active. Please contact your administrator.';
 export const throttledMessage = (seconds: number) =>
   `Too many failed sign-in attempts from your network. Please try again in ${describeWait(seconds)}.`;
@@ -82,18 +85,18 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     if (!matches) await app.signInFailures.recordFailure(request);
     const canSignIn = user !== undefined && signInStatuses.has(user.status);
 
-    if (user?.status.startsWith('Locked')) return sendPage(reply, request, details.uid, email, lockedMessage);
+    if (user?.status.startsWith('Locked')) return sendPage(reply, request, details.uid, email, lockedHelp(tenant));
     if (!canSignIn) {
       // Only someone who knows the password learns that the account is deactivated.
       if (user && matches) return sendPage(reply, request, details.uid, email, disabledMessage);
       // Unknown and deactivated names show 'locked' after five failures as a real account would.
       const locked = (await recordNameFailure(db, tenant.id, email)) >= maxFailedSignIns;
-      return sendPage(reply, request, details.uid, email, locked ? lockedMessage : wrongCredentialsMessage);
+      return sendPage(reply, request, details.uid, email, locked ? lockedHelp(tenant) : wrongCredentialsMessage);
     }
 
     if (!matches) {
       const locked = await recordWrongPassword(db, user.id);
-      return sendPage(reply, request, details.uid, email, locked ? lockedMessage : wrongCredentialsMessage);
+      return sendPage(reply, request, details.uid, email, locked ? lockedHelp(tenant) : wrongCredentialsMessage);
     }
 
     await db.update(users).set({ failedAttempts: 0, lastLoginAt: new Date() }).where(eq(users.id, user.id));

@@ -123,6 +123,8 @@ describe('sign-in answers do not tell whether an account exists', () => {
     for (const page of pages.slice(0, 4)) expect(page).toContain(escapeHtml(wrongCredentialsMessage));
     expect(pages[4]).toContain(escapeHtml(lockedMessage));
     expect(pages[5]).toContain(escapeHtml(lockedMessage));
+    // What to do about it: the tenant's support contacts, as a real account's lock says.
+    expect(pages[5]).toContain('You can also reach support at support@demo.test or ');
   });
 
   it('still shows an unknown e-mail as locked after a restart, as a real account stays locked', async () => {

@@ -37,7 +37,7 @@ describe('GET /api/application/export/{my|all}', () => {
     const response = await exportCsv('/api/application/export/all', params);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="export.csv"');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="export.csv"; filename*=UTF-8''export.csv`);
     expect(response.body.endsWith('\r\n')).toBe(true);
 
     const [header, ...rows] = parse(response.body) as string[][];

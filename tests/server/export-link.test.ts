@@ -35,7 +35,7 @@ describe('POST /api/application/export/{my|all}/link and GET /api/application/ex
     const download = await api(server, 'GET', path);
     expect(download.statusCode).toBe(200);
     expect(download.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(download.headers['content-disposition']).toBe('attachment; filename="export.csv"');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="export.csv"; filename*=UTF-8''export.csv`);
     expect(download.headers['cache-control']).toBe('no-store');
     const direct = await api(server, 'GET', listUrl('/api/application/export/all', filtered), { token: admin });
     expect(direct.statusCode).toBe(200);
