@@ -69,6 +69,8 @@ export const assigneePickerMachine = setup({
       error: params.result.Message || actionTexts.unknownError,
     })),
     assignFailure: assign({ error: actionTexts.unknownError }),
+    // Also after a refused or failed save: the refusal may be because the application changed (a
+    // colleague depersonalised it), so the detail refetches and stops offering stale controls (issue 32).
     notifyChanged: emit({ type: 'application.changed' as const }),
   },
 }).createMachine({
@@ -125,9 +127,9 @@ export const assigneePickerMachine = setup({
             target: 'saved',
             actions: 'notifyChanged',
           },
-          { target: 'idle', actions: { type: 'assignRefusal', params: ({ event }) => ({ result: event.output }) } },
+          { target: 'idle', actions: [{ type: 'assignRefusal', params: ({ event }) => ({ result: event.output }) }, 'notifyChanged'] },
         ],
-        onError: { target: 'idle', actions: 'assignFailure' },
+        onError: { target: 'idle', actions: ['assignFailure', 'notifyChanged'] },
       },
     },
     clearing: {
@@ -143,9 +145,9 @@ export const assigneePickerMachine = setup({
             target: 'saved',
             actions: 'notifyChanged',
           },
-          { target: 'idle', actions: { type: 'assignRefusal', params: ({ event }) => ({ result: event.output }) } },
+          { target: 'idle', actions: [{ type: 'assignRefusal', params: ({ event }) => ({ result: event.output }) }, 'notifyChanged'] },
         ],
-        onError: { target: 'idle', actions: 'assignFailure' },
+        onError: { target: 'idle', actions: ['assignFailure', 'notifyChanged'] },
       },
     },
     saved: {

@@ -106,6 +106,8 @@ export const fieldEditorMachine = setup({
       error: params.result.Message || actionTexts.unknownError,
     })),
     assignFailure: assign({ error: actionTexts.unknownError }),
+    // Also after a refused or failed save: the refusal may be because the application changed (a
+    // colleague depersonalised it), so the detail refetches and stops offering stale controls (issue 32).
     notifyChanged: emit({ type: 'application.changed' as const }),
   },
   delays: {
@@ -178,9 +180,9 @@ export const fieldEditorMachine = setup({
             target: 'saved',
             actions: 'notifyChanged',
           },
-          { target: 'editing', actions: { type: 'assignRefusal', params: ({ event }) => ({ result: event.output }) } },
+          { target: 'editing', actions: [{ type: 'assignRefusal', params: ({ event }) => ({ result: event.output }) }, 'notifyChanged'] },
         ],
-        onError: { target: 'editing', actions: 'assignFailure' },
+        onError: { target: 'editing', actions: ['assignFailure', 'notifyChanged'] },
       },
     },
     saved: {

@@ -106,6 +106,8 @@ export const labelPickerMachine = setup({
       saveError: params.result.Message || actionTexts.unknownError,
     })),
     assignSaveFailure: assign({ saveError: actionTexts.unknownError }),
+    // Also after a refused or failed save: the refusal may be because the application changed (a
+    // colleague depersonalised it), so the detail refetches and stops offering stale controls (issue 32).
     notifyChanged: emit({ type: 'application.changed' as const }),
   },
 }).createMachine({
@@ -184,9 +186,9 @@ export const labelPickerMachine = setup({
             target: 'saved',
             actions: 'notifyChanged',
           },
-          { target: 'idle', actions: { type: 'assignSaveRefusal', params: ({ event }) => ({ result: event.output }) } },
+          { target: 'idle', actions: [{ type: 'assignSaveRefusal', params: ({ event }) => ({ result: event.output }) }, 'notifyChanged'] },
         ],
-        onError: { target: 'idle', actions: 'assignSaveFailure' },
+        onError: { target: 'idle', actions: ['assignSaveFailure', 'notifyChanged'] },
       },
     },
     clearing: {
@@ -202,9 +204,9 @@ export const labelPickerMachine = setup({
             target: 'saved',
             actions: 'notifyChanged',
           },
-          { target: 'idle', actions: { type: 'assignSaveRefusal', params: ({ event }) => ({ result: event.output }) } },
+          { target: 'idle', actions: [{ type: 'assignSaveRefusal', params: ({ event }) => ({ result: event.output }) }, 'notifyChanged'] },
         ],
-        onError: { target: 'idle', actions: 'assignSaveFailure' },
+        onError: { target: 'idle', actions: ['assignSaveFailure', 'notifyChanged'] },
       },
     },
     saved: {

@@ -16,7 +16,7 @@ const withSaved = { applicationId: '100234', savedAssigneeId: saved.Value };
 const withoutSaved = { applicationId: '100234', savedAssigneeId: null };
 
 const buttonsWait = (snapshot: AnyMachineSnapshot) => expect(snapshot.hasTag('busy')).toBe(true);
-/** A save's answer: saved closes with one application.changed; anything else stays open with the reason and emits nothing. */
+/** A save's answer: saved closes with one application.changed; anything else stays open with the reason and has the detail refetch. */
 const answered = ({ event, after, emitted, before }: TransitionEffects) => {
   const output = event.output as ActionResult | undefined;
   if (output?.Success) {
@@ -24,7 +24,8 @@ const answered = ({ event, after, emitted, before }: TransitionEffects) => {
     expect(emitted).toEqual([{ type: 'application.changed' }]);
   } else {
     expect(after.matches('idle')).toBe(true);
-    expect(emitted).toEqual([]);
+    // Issue 32: a refused or failed save refetches the detail (the application may have changed).
+    expect(emitted).toEqual([{ type: 'application.changed' }]);
     expect(after.context.error).toBe(output ? output.Message : unknownError);
     // What was chosen stays chosen for another try.
     expect(after.context.selectedId).toBe(before.context.selectedId);

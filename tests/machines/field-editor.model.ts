@@ -72,7 +72,8 @@ const saveAnswered = ({ event, before, after, emitted }: TransitionEffects) => {
     expect(emitted).toEqual([{ type: 'application.changed' }]);
   } else {
     expect(after.matches('editing')).toBe(true);
-    expect(emitted).toEqual([]);
+    // Issue 32: a refused or failed save refetches the detail (the application may have changed).
+    expect(emitted).toEqual([{ type: 'application.changed' }]);
     expect(after.context.error).toBe(output ? output.Message : unknownError);
     // The value stays for another try.
     expect(after.context.draft).toBe(before.context.draft);

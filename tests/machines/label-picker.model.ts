@@ -26,7 +26,8 @@ const saveAnswered = ({ event, after, emitted }: TransitionEffects) => {
     expect(emitted).toEqual([{ type: 'application.changed' }]);
   } else {
     expect(after.matches('idle')).toBe(true);
-    expect(emitted).toEqual([]);
+    // Issue 32: a refused or failed save refetches the detail (the application may have changed).
+    expect(emitted).toEqual([{ type: 'application.changed' }]);
     expect(after.context.saveError).toBe(output ? output.Message : unknownError);
   }
 };
