@@ -23,7 +23,13 @@ import {
   type IndividualVerificationType,
   type VerifyRequest,
 } from '../../src/schemas/verifications.schema.ts';
-import { formModelOf, requestFieldOf, shownText, verificationClaims, verificationId } from '../../src/domain/verifications.ts';
+import {
+  formModelOf,
+  requestFieldOf,
+  shownText,
+  verificationClaims,
+  verificationId,
+} from '../../src/domain/verifications.ts';
 import { hasClaim } from '../../src/domain/permissions.ts';
 import { badRequest, forbidden, notFound } from '../http-error.ts';
 import { attachmentHeader } from '../content-disposition.ts';
@@ -43,12 +49,26 @@ import type { CompanyRegistry } from '../providers/company-registry/company-regi
 import { findCompany } from '../providers/company-registry/company-registry.ts';
 import { createSandboxCompanyRegistry } from '../providers/company-registry/sandbox-company-registry.ts';
 import type { IdentityVerificationProvider } from '../providers/identity-verification/identity-verification-provider.ts';
-import { overallResultOf, providerReferenceOf, statusOfResult } from '../providers/identity-verification/overall-result.ts';
+import {
+  overallResultOf,
+  providerReferenceOf,
+  statusOfResult,
+} from '../providers/identity-verification/overall-result.ts';
 import { createSandboxIdentityVerification } from '../providers/identity-verification/sandbox-identity-verification.ts';
 import { compileForm, type CompiledForm } from '../providers/identity-verification/form-validators.ts';
-import { verificationDetailsForm, verificationTypeForm, type StandaloneForm } from '../providers/identity-verification/standalone-forms.ts';
+import {
+  verificationDetailsForm,
+  verificationTypeForm,
+  type StandaloneForm,
+} from '../providers/identity-verification/standalone-forms.ts';
 import { registerBiometricSandboxRoutes, biometricInvitePath } from './biometric-sandbox.routes.ts';
-import { hasReport, reportBytes, reportLinkOf, reportNameOf, verificationBase } from './verification-reports.ts';
+import {
+  hasReport,
+  reportBytes,
+  reportLinkOf,
+  reportNameOf,
+  verificationBase,
+} from './verification-reports.ts';
 import { requestOrigin } from './auth.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
@@ -56,7 +76,10 @@ export const companyNotFoundMessage = 'No Company was found that matches the ACN
 export const verificationNotFoundMessage = 'No verification was found with this id.';
 
 const scope = 'entityverification' as const;
-const claimOfKind = { company: verificationClaims.company, individual: verificationClaims.individual } as const;
+const claimOfKind = {
+  company: verificationClaims.company,
+  individual: verificationClaims.individual,
+} as const;
 
 const actorOf = (principal: { userId: string; tenantId: string; displayName: string }): Actor => ({
   userId: principal.userId,
@@ -65,17 +88,30 @@ const actorOf = (principal: { userId: string; tenantId: string; displayName: str
 });
 
 /** The first ajv problem with the form model, named by its request field ('individual.firstName: is required'). */
-function requestProblem(type: IndividualVerificationType, form: CompiledForm, model: Record<string, unknown>): string | undefined {
+function requestProblem(
+  type: IndividualVerificationType,
+  form: CompiledForm,
+  model: Record<string, unknown>,
+): string | undefined {
   if (form.validate(model)) return undefined;
   const error = form.validate.errors?.find((candidate) => candidate.keyword !== 'if');
   if (!error) return 'body: is not valid';
-  const missing = error.keyword === 'required' && typeof error.params.missingProperty === 'string' ? `/${error.params.missingProperty}` : '';
+  const missing =
+    error.keyword === 'required' && typeof error.params.missingProperty === 'string'
+      ? `/${error.params.missingProperty}`
+      : '';
   const formPath = `${error.instancePath}${missing}`.split('/').filter(Boolean).join('.');
-  const detail = error.keyword === 'required' ? 'is required' : error.keyword === 'pattern' ? 'does not have the expected shape' : (error.message ?? 'is not valid');
+  const detail =
+    error.keyword === 'required'
+      ? 'is required'
+      : error.keyword === 'pattern'
+        ? 'does not have the expected shape'
+        : (error.message ?? 'is not valid');
   return `${requestFieldOf(type, formPath)}: ${detail}`;
 }
 
-const isBiometric = (request: VerifyRequest) => request.requestMetaData.verificationType === 'BiometricVerification';
+const isBiometric = (request: VerifyRequest) =>
+  request.requestMetaData.verificationType === 'BiometricVerification';
 
 /**
  * SUV §7 `/entity-verification/api/v1/...` (issue 29). The token must carry the entityverification
@@ -113,11 +149,20 @@ export function registerVerificationRoutes(
     validatorModule: `${verificationBase}/individual/form-validator/${compiledFor(form).hash}.js`,
   });
 
-  const rule = (...claims: string[]) => access.requireAccess({ scope, claims: [verificationClaims.access, ...claims] });
-  const anyKindRule = access.requireAccess({ scope, claims: [verificationClaims.access], anyClaim: [verificationClaims.company, verificationClaims.individual] });
+  const rule = (...claims: string[]) =>
+    access.requireAccess({ scope, claims: [verificationClaims.access, ...claims] });
+  const anyKindRule = access.requireAccess({
+    scope,
+    claims: [verificationClaims.access],
+    anyClaim: [verificationClaims.company, verificationClaims.individual],
+  });
 
   /** The caller's tenant's record of `kind`, refused with 403 without that kind's claim. */
-  async function recordFor(request: Parameters<typeof principalOf>[0], id: string, kind?: VerificationKind): Promise<VerificationRecord> {
+  async function recordFor(
+    request: Parameters<typeof principalOf>[0],
+    id: string,
+    kind?: VerificationKind,
+  ): Promise<VerificationRecord> {
     const principal = principalOf(request);
     const record = await findVerification(db, principal.tenantId, Number(id), kind);
     if (!record) throw notFound(verificationNotFoundMessage);
@@ -130,16 +175,27 @@ export function registerVerificationRoutes(
     `${verificationBase}/:service`,
     {
       onRequest: anyKindRule,
-      schema: { params: VerificationListParamsSchema, querystring: VerificationListQuerySchema, response: { 200: VerificationListResponseSchema } },
+      schema: {
+        params: VerificationListParamsSchema,
+        querystring: VerificationListQuerySchema,
+        response: { 200: VerificationListResponseSchema },
+      },
     },
     async (request, reply) => {
       const principal = principalOf(request);
       const { service } = request.params;
       const claim = claimOfKind[kindOf(service)];
       if (!hasClaim(principal.claims, claim)) throw forbidden(`Requires the ${claim} claim.`);
-      const { rows, total } = await listVerifications(db, principal.tenantId, kindOf(service), request.query.Page, request.query.search);
+      const { rows, total } = await listVerifications(
+        db,
+        principal.tenantId,
+        kindOf(service),
+        request.query.Page,
+        request.query.search,
+      );
       void reply.header('cache-control', 'no-store');
-      const link = (row: (typeof rows)[number]) => (row.status.toLowerCase() === 'pending' ? '' : reportLinkOf({ id: row.id, kind: kindOf(service) }));
+      const link = (row: (typeof rows)[number]) =>
+        row.status.toLowerCase() === 'pending' ? '' : reportLinkOf({ id: row.id, kind: kindOf(service) });
       const responses =
         service === 'Company'
           ? rows.map((row) => ({
@@ -167,7 +223,11 @@ export function registerVerificationRoutes(
 
   app.post(
     `${verificationBase}/company/verify`,
-    { onRequest: rule(verificationClaims.company), schema: { body: CompanyVerifyRequestSchema, response: { 200: CompanyLookupResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: rule(verificationClaims.company),
+      schema: { body: CompanyVerifyRequestSchema, response: { 200: CompanyLookupResponseSchema } },
+    },
     async (request) => {
       // SUV §7: a non-ok answer means not found; an ACN failing its check digit never reaches the registry.
       const company = await findCompany(registry, request.body.CompanyNumber);
@@ -178,7 +238,11 @@ export function registerVerificationRoutes(
 
   app.post(
     `${verificationBase}/company/generate-report`,
-    { onRequest: rule(verificationClaims.company), schema: { body: GenerateReportRequestSchema, response: { 200: GenerateReportResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: rule(verificationClaims.company),
+      schema: { body: GenerateReportRequestSchema, response: { 200: GenerateReportResponseSchema } },
+    },
     async (request) => {
       const principal = principalOf(request);
       const acn = request.body.company_number;
@@ -209,7 +273,15 @@ export function registerVerificationRoutes(
 
   app.post(
     `${verificationBase}/:kind/:id/ref-code`,
-    { onRequest: anyKindRule, schema: { params: RefCodeParamsSchema, body: RefCodeRequestSchema, response: { 200: RefCodeResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: anyKindRule,
+      schema: {
+        params: RefCodeParamsSchema,
+        body: RefCodeRequestSchema,
+        response: { 200: RefCodeResponseSchema },
+      },
+    },
     async (request) => {
       const principal = principalOf(request);
       const { kind, id } = request.params;
@@ -217,53 +289,74 @@ export function registerVerificationRoutes(
       if (!hasClaim(principal.claims, claim)) throw forbidden(`Requires the ${claim} claim.`);
       const refCode = shownText(request.body.ref_code);
       if (refCode === undefined) throw badRequest('ref_code: must hold visible characters');
-      if (!(await setRefCode(db, actorOf(principal), kind, Number(id), refCode))) throw notFound(verificationNotFoundMessage);
+      if (!(await setRefCode(db, actorOf(principal), kind, Number(id), refCode)))
+        throw notFound(verificationNotFoundMessage);
       return { ref_code: refCode };
     },
   );
 
   app.get(
     `${verificationBase}/individual/form`,
-    { onRequest: rule(verificationClaims.individual), schema: { response: { 200: FormDefinitionResponseSchema } } },
+    {
+      onRequest: rule(verificationClaims.individual),
+      schema: { response: { 200: FormDefinitionResponseSchema } },
+    },
     async () => definition(forms.type),
   );
 
   app.get(
     `${verificationBase}/individual/details`,
-    { onRequest: rule(verificationClaims.individual), schema: { querystring: FormDetailsQuerySchema, response: { 200: FormDefinitionResponseSchema } } },
+    {
+      onRequest: rule(verificationClaims.individual),
+      schema: { querystring: FormDetailsQuerySchema, response: { 200: FormDefinitionResponseSchema } },
+    },
     async (request) => definition(forms[request.query.verificationType]),
   );
 
   // A module script cannot carry a bearer token; it holds only a compiled form schema, addressed by its hash.
-  app.get(`${verificationBase}/individual/form-validator/:file`, { schema: { params: FormValidatorParamsSchema } }, async (request, reply) => {
-    const form = [...compiled.values()].find((candidate) => `${candidate.hash}.js` === request.params.file);
-    if (!form) throw notFound();
-    return reply
-      .header('content-type', 'text/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(form.moduleCode);
-  });
+  app.get(
+    `${verificationBase}/individual/form-validator/:file`,
+    { schema: { params: FormValidatorParamsSchema } },
+    async (request, reply) => {
+      const form = [...compiled.values()].find((candidate) => `${candidate.hash}.js` === request.params.file);
+      if (!form) throw notFound();
+      return reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(form.moduleCode);
+    },
+  );
 
   app.post(
     `${verificationBase}/individual/verify`,
-    { onRequest: rule(verificationClaims.individual), schema: { body: VerifyRequestSchema, response: { 200: VerifyResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: rule(verificationClaims.individual),
+      schema: { body: VerifyRequestSchema, response: { 200: VerifyResponseSchema } },
+    },
     async (request) => {
       const principal = principalOf(request);
       const body = request.body;
-      const type: IndividualVerificationType = isBiometric(body) ? 'BiometricVerification' : 'IndividualVerification';
+      const type: IndividualVerificationType = isBiometric(body)
+        ? 'BiometricVerification'
+        : 'IndividualVerification';
       const problem = requestProblem(type, compiledFor(forms[type]), formModelOf(type, body));
       if (problem) throw badRequest(problem);
       const firstName = shownText(body.individual.firstName);
       const lastName = shownText(body.individual.lastName);
-      if (!firstName || !lastName) throw badRequest(`individual.${firstName ? 'lastName' : 'firstName'}: must hold visible characters`);
-      const name = [firstName, shownText(body.individual.middleName ?? ''), lastName].filter(Boolean).join(' ');
+      if (!firstName || !lastName)
+        throw badRequest(`individual.${firstName ? 'lastName' : 'firstName'}: must hold visible characters`);
+      const name = [firstName, shownText(body.individual.middleName ?? ''), lastName]
+        .filter(Boolean)
+        .join(' ');
       const now = new Date(Math.floor(Date.now() / 1000) * 1000);
       const reference = shownText(body.requestMetaData.reference ?? '') ?? '';
 
       if (type === 'BiometricVerification') {
         // The union matched; the type's own schema names a field the other type lacks (the mobile).
         const biometric = BiometricVerifyRequestSchema.safeParse(body);
-        if (!biometric.success) throw badRequest(biometric.error.issues.map((issue) => issue.message).join('; '));
+        if (!biometric.success)
+          throw badRequest(biometric.error.issues.map((issue) => issue.message).join('; '));
         const mobile = biometric.data.individual.contact.mobileNumber;
         const token = randomBytes(24).toString('base64url');
         const link = `${requestOrigin(request)}${biometricInvitePath(token)}`;
@@ -316,9 +409,23 @@ export function registerVerificationRoutes(
           firstName: firstName,
           lastName: lastName,
           dateOfBirth: individual.dateOfBirth,
-          address: [address.unitNumber, address.streetNumber, address.streetName, address.streetType, address.suburb, address.state, address.postcode].filter(Boolean).join(' '),
+          address: [
+            address.unitNumber,
+            address.streetNumber,
+            address.streetName,
+            address.streetType,
+            address.suburb,
+            address.state,
+            address.postcode,
+          ]
+            .filter(Boolean)
+            .join(' '),
         },
-        identification: { ...(verifyRequest.driversLicence ?? {}), ...(verifyRequest.medicareCard ?? {}), ...(verifyRequest.passport ?? {}) },
+        identification: {
+          ...(verifyRequest.driversLicence ?? {}),
+          ...(verifyRequest.medicareCard ?? {}),
+          ...(verifyRequest.passport ?? {}),
+        },
       });
       const overallResult = overallResultOf(result.outcome);
       const record = await insertVerification(
@@ -338,7 +445,10 @@ export function registerVerificationRoutes(
         },
         `Individual verification of ${name} by ${principal.displayName}: ${result.message}`,
         async (tx, created) => {
-          await tx.update(verifications).set({ providerReference: providerReferenceOf(identity.name, created.id) }).where(eq(verifications.id, created.id));
+          await tx
+            .update(verifications)
+            .set({ providerReference: providerReferenceOf(identity.name, created.id) })
+            .where(eq(verifications.id, created.id));
         },
       );
       return {
@@ -355,7 +465,10 @@ export function registerVerificationRoutes(
 
   app.get(
     `${verificationBase}/individual/verifications/details/:id`,
-    { onRequest: anyKindRule, schema: { params: DetailParamsSchema, response: { 200: VerificationDetailSchema } } },
+    {
+      onRequest: anyKindRule,
+      schema: { params: DetailParamsSchema, response: { 200: VerificationDetailSchema } },
+    },
     async (request, reply) => {
       const record = await recordFor(request, request.params.id);
       void reply.header('cache-control', 'no-store');
