@@ -23,8 +23,11 @@ async function axeViolations(page: Page) {
 async function linkFromOutbox(page: Page, recipient: string, subject: RegExp): Promise<string> {
   const admin = await page.context().browser()!.newContext();
   const outboxPage = await admin.newPage();
-  // The outbox page reads the identity session: sign in to the portal first.
-  await signInAt(outboxPage, `${acme}/`, 'admin@acme.test');
+  // The outbox page reads the identity session: sign in first (the session exists once the
+  // browser is back on the portal's callback; the shell need not finish loading).
+  await outboxPage.goto(`${acme}/`);
+  await submitLogin(outboxPage, 'admin@acme.test');
+  await outboxPage.waitForURL((url) => url.pathname.startsWith('/authentication/callback') || !url.pathname.startsWith('/interaction'));
   await outboxPage.goto(`${acme}/outbox`);
   const mail = outboxPage.getByRole('article').filter({ hasText: recipient }).filter({ hasText: subject }).first();
   await expect(mail).toBeVisible();
