@@ -11,7 +11,8 @@ import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
 const applicationManager = { scope: 'applicationmanager' } as const;
 
-export const wrongEnrolmentCodeMessage = 'That code is not correct. Check the time on your phone and try again.';
+export const wrongEnrolmentCodeMessage =
+  'That code is not correct. Check the time on your phone and try again.';
 
 /**
  * Two-step verification from the account menu (issue 31): start enrolment (a new secret, kept
@@ -36,7 +37,11 @@ export function registerMfaRoutes({ app, db, access }: RouteContext) {
 
   app.post(
     '/api/account/initiatemfa',
-    { onRequest: access.requireAccess(applicationManager), schema: { response: { 200: InitiateMfaResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(applicationManager),
+      schema: { response: { 200: InitiateMfaResponseSchema } },
+    },
     async (request) => {
       const principal = principalOf(request);
       const user = await caller(principal.userId);
@@ -50,6 +55,7 @@ export function registerMfaRoutes({ app, db, access }: RouteContext) {
   app.post(
     '/api/account/confirmmfa',
     {
+      config: { application: 'none' },
       onRequest: access.requireAccess(applicationManager),
       schema: { body: ConfirmMfaRequestSchema, response: { 200: ConfirmMfaResponseSchema } },
     },

@@ -29,7 +29,14 @@ import {
   startEnrolment,
   verifySecondFactor,
 } from './mfa.ts';
-import { lockedMfaMessage, mfaCodePage, mfaEnrolmentPage, recoveryCodesPage, tooManyWrongCodesMessage, wrongCodeMessage } from './mfa-pages.ts';
+import {
+  lockedMfaMessage,
+  mfaCodePage,
+  mfaEnrolmentPage,
+  recoveryCodesPage,
+  tooManyWrongCodesMessage,
+  wrongCodeMessage,
+} from './mfa-pages.ts';
 
 type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
 type Level = (typeof authenticationLevels)[keyof typeof authenticationLevels];
@@ -37,7 +44,13 @@ type Level = (typeof authenticationLevels)[keyof typeof authenticationLevels];
 export const federatedOnlyMessage = 'Your account signs in through your organisation’s single sign-on link.';
 
 /** Ends the interaction with a login: amr and acr go into the session, the code and the tokens. */
-export async function finishLogin(provider: Provider, request: FastifyRequest, reply: FastifyReply, accountId: string, level: Level) {
+export async function finishLogin(
+  provider: Provider,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  accountId: string,
+  level: Level,
+) {
   reply.hijack();
   await provider.interactionFinished(
     request.raw,
@@ -65,7 +78,14 @@ const requestTenant = (request: FastifyRequest) => {
   return request.tenant;
 };
 
-async function sendEnrolment(db: Database, reply: FastifyReply, tenant: Tenant, uid: string, user: User, error?: string) {
+async function sendEnrolment(
+  db: Database,
+  reply: FastifyReply,
+  tenant: Tenant,
+  uid: string,
+  user: User,
+  error?: string,
+) {
   const { Secret, OtpAuthUri } = await startEnrolment(db, tenant, user);
   const svg = await QRCode.toString(OtpAuthUri, { type: 'svg', margin: 1 });
   const dataUrl = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
@@ -77,7 +97,14 @@ async function sendEnrolment(db: Database, reply: FastifyReply, tenant: Tenant, 
  * with two-step verification is asked for a code; one whose tenant requires it and who has none is
  * walked through enrolment; one whom the tenant lets in only by SSO is refused; everyone else is in.
  */
-export async function afterPasswordStep(db: Database, provider: Provider, request: FastifyRequest, reply: FastifyReply, uid: string, user: User) {
+export async function afterPasswordStep(
+  db: Database,
+  provider: Provider,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  uid: string,
+  user: User,
+) {
   const tenant = requestTenant(request);
   const settings = tenant.settings as { FormLoginRequiresClaim?: unknown };
   if (settings.FormLoginRequiresClaim === true && !user.claims.includes('user.formlogin')) {
@@ -95,7 +122,12 @@ export async function afterPasswordStep(db: Database, provider: Provider, reques
 }
 
 /** The second step's routes (AM §7 initiatemfa / loginmfa semantics) inside the identity provider's interaction. */
-export function registerMfaInteractionRoutes(app: FastifyInstance, db: Database, providerFor: ProviderFor, mailer: Mailer) {
+export function registerMfaInteractionRoutes(
+  app: FastifyInstance,
+  db: Database,
+  providerFor: ProviderFor,
+  mailer: Mailer,
+) {
   /** The challenge and its person, or the login page again when the sign-in cannot go on. */
   async function challengeFor(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
     const provider = await providerFor(request);
@@ -109,14 +141,25 @@ export function registerMfaInteractionRoutes(app: FastifyInstance, db: Database,
     }
     if (!signInStatuses.has(user.status)) {
       await closeChallenge(db, details.uid);
-      await sendLoginPage(reply, tenant, details.uid, user.status === 'LockedMFAAttempts' ? lockedMfaMessage : 'Your account cannot sign in.');
+      await sendLoginPage(
+        reply,
+        tenant,
+        details.uid,
+        user.status === 'LockedMFAAttempts' ? lockedMfaMessage : 'Your account cannot sign in.',
+      );
       return undefined;
     }
     return { provider, uid: details.uid, tenant, challenge, user };
   }
 
   /** A wrong code: counted for this attempt (five end it) and for the account (ten in 15 minutes lock it). */
-  async function wrongCode(reply: FastifyReply, tenant: Tenant, uid: string, user: User, retry: () => unknown) {
+  async function wrongCode(
+    reply: FastifyReply,
+    tenant: Tenant,
+    uid: string,
+    user: User,
+    retry: () => unknown,
+  ) {
     const locked = await db.transaction(async (tx) => {
       if (!(await recordWrongMfaCode(tx, user.id))) return false;
       await revokeAccountSessions(tx, user.id);
@@ -136,34 +179,51 @@ export function registerMfaInteractionRoutes(app: FastifyInstance, db: Database,
     await db.update(users).set({ mfaFailedAttempts: 0, mfaFailuresSince: null }).where(eq(users.id, userId));
   }
 
-  app.post<{ Params: { uid: string } }>('/interaction/:uid/loginmfa', async (request, reply) => {
-    const found = await challengeFor(request, reply);
-    if (!found) return reply;
-    const { provider, uid, tenant, user } = found;
-    const { code } = LoginMfaFormSchema.parse(request.body ?? {});
-    const factor = await verifySecondFactor(db, user, code);
-    if (!factor) {
-      return wrongCode(reply, tenant, uid, user, () => sendIdentityPage(reply, tenant, mfaCodePage(uid, wrongCodeMessage), 401));
-    }
-    await signedIn(uid, user.id);
-    if (factor === 'recovery') await mailRecoveryCodeUse(db, mailer, tenant, user);
-    return finishLogin(provider, request, reply, user.id, authenticationLevels.secondFactor);
-  });
+  app.post<{ Params: { uid: string } }>(
+    '/interaction/:uid/loginmfa',
+    { config: { application: 'none' } },
+    async (request, reply) => {
+      const found = await challengeFor(request, reply);
+      if (!found) return reply;
+      const { provider, uid, tenant, user } = found;
+      const { code } = LoginMfaFormSchema.parse(request.body ?? {});
+      const factor = await verifySecondFactor(db, user, code);
+      if (!factor) {
+        return wrongCode(reply, tenant, uid, user, () =>
+          sendIdentityPage(reply, tenant, mfaCodePage(uid, wrongCodeMessage), 401),
+        );
+      }
+      await signedIn(uid, user.id);
+      if (factor === 'recovery') await mailRecoveryCodeUse(db, mailer, tenant, user);
+      return finishLogin(provider, request, reply, user.id, authenticationLevels.secondFactor);
+    },
+  );
 
   /** A required enrolment: the code confirms it and shows the recovery codes; Continue then signs in. */
-  app.post<{ Params: { uid: string } }>('/interaction/:uid/enrolmfa', async (request, reply) => {
-    const found = await challengeFor(request, reply);
-    if (!found) return reply;
-    const { provider, uid, tenant, challenge, user } = found;
-    if (challenge.enrolled) {
-      await signedIn(uid, user.id);
-      return finishLogin(provider, request, reply, user.id, authenticationLevels.secondFactor);
-    }
-    const codes = await confirmEnrolment(db, user, LoginMfaFormSchema.parse(request.body ?? {}).code.trim());
-    if (!codes) return wrongCode(reply, tenant, uid, user, () => sendEnrolment(db, reply, tenant, uid, user, wrongCodeMessage));
-    await markChallengeEnrolled(db, uid);
-    return sendIdentityPage(reply, tenant, recoveryCodesPage(uid, codes));
-  });
+  app.post<{ Params: { uid: string } }>(
+    '/interaction/:uid/enrolmfa',
+    { config: { application: 'none' } },
+    async (request, reply) => {
+      const found = await challengeFor(request, reply);
+      if (!found) return reply;
+      const { provider, uid, tenant, challenge, user } = found;
+      if (challenge.enrolled) {
+        await signedIn(uid, user.id);
+        return finishLogin(provider, request, reply, user.id, authenticationLevels.secondFactor);
+      }
+      const codes = await confirmEnrolment(
+        db,
+        user,
+        LoginMfaFormSchema.parse(request.body ?? {}).code.trim(),
+      );
+      if (!codes)
+        return wrongCode(reply, tenant, uid, user, () =>
+          sendEnrolment(db, reply, tenant, uid, user, wrongCodeMessage),
+        );
+      await markChallengeEnrolled(db, uid);
+      return sendIdentityPage(reply, tenant, recoveryCodesPage(uid, codes));
+    },
+  );
 }
 
 /** A recovery code was used: the person hears of it, in case it was not them. */
@@ -180,7 +240,13 @@ async function mailRecoveryCodeUse(db: Database, mailer: Mailer, tenant: Tenant,
   await sendAccountEmail(
     db,
     mailer,
-    { fromName: tenant.name, to: user.email, subject: `A recovery code was used for your ${tenant.name} account`, text, html },
+    {
+      fromName: tenant.name,
+      to: user.email,
+      subject: `A recovery code was used for your ${tenant.name} account`,
+      text,
+      html,
+    },
     { tenantId: tenant.id, userId: user.id, activity: 'Signed in with a recovery code' },
   );
 }

@@ -27,7 +27,12 @@ import {
 } from './password-reset-pages.ts';
 
 /** Reset limits, per address and per account, over 15 minutes (docs/decisions/003-abuse-limits.md). */
-export const resetLimits = { window: 15 * 60_000, perAddress: 10, linksPerAccount: 3, resetsPerAccount: 6 } as const;
+export const resetLimits = {
+  window: 15 * 60_000,
+  perAddress: 10,
+  linksPerAccount: 3,
+  resetsPerAccount: 6,
+} as const;
 
 /**
  * Forgot and reset password (AM §7 /account/forgotpassword, /validatetoken, /resetpassword), as
@@ -52,57 +57,74 @@ export function registerPasswordResetRoutes({ app, db }: RouteContext, mailer: M
 
   app.get('/account/forgotpassword', async (request, reply) => send(reply, request, forgotPasswordPage()));
 
-  app.post('/account/forgotpassword', { schema: { body: ForgotPasswordFormSchema } }, async (request, reply) => {
-    const tenant = tenantOf(request);
-    const email = request.body.email.trim().toLowerCase();
-    if (!email) return send(reply, request, forgotPasswordPage('', 'Enter the e-mail address of your account.'), 400);
-    const wait = throttled(forgotPerAddress, forgotPerAccount, request, `${tenant.id} ${email}`);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      return send(reply, request, forgotPasswordPage(email, tooManyResetRequests(describeWait(wait))), 429);
-    }
-    // After the answer: looking the account up, storing the link and mailing it take time only
-    // when there is an account, and the person must not be able to tell.
-    const origin = requestOrigin(request);
-    setImmediate(() => {
-      sendResetLink(db, mailer, tenant, origin, email).catch((error: unknown) =>
-        request.log.error({ err: error }, 'password reset link could not be sent'),
-      );
-    });
-    return send(reply, request, resetLinkSentPage());
-  });
+  app.post(
+    '/account/forgotpassword',
+    { config: { application: 'none' }, schema: { body: ForgotPasswordFormSchema } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const email = request.body.email.trim().toLowerCase();
+      if (!email)
+        return send(reply, request, forgotPasswordPage('', 'Enter the e-mail address of your account.'), 400);
+      const wait = throttled(forgotPerAddress, forgotPerAccount, request, `${tenant.id} ${email}`);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, request, forgotPasswordPage(email, tooManyResetRequests(describeWait(wait))), 429);
+      }
+      // After the answer: looking the account up, storing the link and mailing it take time only
+      // when there is an account, and the person must not be able to tell.
+      const origin = requestOrigin(request);
+      setImmediate(() => {
+        sendResetLink(db, mailer, tenant, origin, email).catch((error: unknown) =>
+          request.log.error({ err: error }, 'password reset link could not be sent'),
+        );
+      });
+      return send(reply, request, resetLinkSentPage());
+    },
+  );
 
-  app.get('/account/resetpassword', { schema: { querystring: ResetPasswordQuerySchema } }, async (request, reply) => {
-    const token = request.query.token ?? '';
-    const { state } = await resetTokenState(db, tenantOf(request).id, token);
-    if (state !== 'valid') return send(reply, request, resetLinkProblemPage(state), 410);
-    return send(reply, request, resetPasswordPage(token));
-  });
+  app.get(
+    '/account/resetpassword',
+    { schema: { querystring: ResetPasswordQuerySchema } },
+    async (request, reply) => {
+      const token = request.query.token ?? '';
+      const { state } = await resetTokenState(db, tenantOf(request).id, token);
+      if (state !== 'valid') return send(reply, request, resetLinkProblemPage(state), 410);
+      return send(reply, request, resetPasswordPage(token));
+    },
+  );
 
-  app.post('/account/resetpassword', { schema: { body: ResetPasswordFormSchema } }, async (request, reply) => {
-    const tenant = tenantOf(request);
-    const { token, password, confirm } = request.body;
-    const checked = await resetTokenState(db, tenant.id, token);
-    const wait = throttled(resetPerAddress, resetPerAccount, request, checked.userId ?? `token ${token}`);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      return send(reply, request, resetPasswordPage(token, tooManyResetRequests(describeWait(wait))), 429);
-    }
-    if (checked.state !== 'valid') return send(reply, request, resetLinkProblemPage(checked.state), 410);
-    const failed = failedPasswordRules(password);
-    if (failed.length > 0) {
-      const needs = failed.map((rule) => rule.label.toLowerCase()).join(', ');
-      return send(reply, request, resetPasswordPage(token, `The new password needs: ${needs}.`), 400);
-    }
-    if (password !== confirm) return send(reply, request, resetPasswordPage(token, passwordsMismatchMessage), 400);
-    const outcome = await resetPassword(db, tenant.id, token, password);
-    if (outcome !== 'reset') return send(reply, request, resetLinkProblemPage(outcome), 410);
-    return send(reply, request, passwordResetDonePage());
-  });
+  app.post(
+    '/account/resetpassword',
+    { config: { application: 'none' }, schema: { body: ResetPasswordFormSchema } },
+    async (request, reply) => {
+      const tenant = tenantOf(request);
+      const { token, password, confirm } = request.body;
+      const checked = await resetTokenState(db, tenant.id, token);
+      const wait = throttled(resetPerAddress, resetPerAccount, request, checked.userId ?? `token ${token}`);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, request, resetPasswordPage(token, tooManyResetRequests(describeWait(wait))), 429);
+      }
+      if (checked.state !== 'valid') return send(reply, request, resetLinkProblemPage(checked.state), 410);
+      const failed = failedPasswordRules(password);
+      if (failed.length > 0) {
+        const needs = failed.map((rule) => rule.label.toLowerCase()).join(', ');
+        return send(reply, request, resetPasswordPage(token, `The new password needs: ${needs}.`), 400);
+      }
+      if (password !== confirm)
+        return send(reply, request, resetPasswordPage(token, passwordsMismatchMessage), 400);
+      const outcome = await resetPassword(db, tenant.id, token, password);
+      if (outcome !== 'reset') return send(reply, request, resetLinkProblemPage(outcome), 410);
+      return send(reply, request, passwordResetDonePage());
+    },
+  );
 
   app.post(
     '/api/account/validatetoken',
-    { schema: { body: ValidateTokenRequestSchema, response: { 200: ValidateTokenResponseSchema } } },
+    {
+      config: { application: 'none' },
+      schema: { body: ValidateTokenRequestSchema, response: { 200: ValidateTokenResponseSchema } },
+    },
     async (request) => {
       const { state } = await resetTokenState(db, tenantOf(request).id, request.body.Token);
       return { Valid: state === 'valid', Reason: state };
