@@ -18,16 +18,25 @@ export interface EditPermissionsContext {
   succeeded: boolean;
 }
 
-export type EditPermissionsEvent = { type: 'access.toggle'; value: boolean } | { type: 'permissions.save' } | { type: 'dialog.close' };
+export type EditPermissionsEvent =
+  { type: 'access.toggle'; value: boolean } | { type: 'permissions.save' } | { type: 'dialog.close' };
 
 /**
  * SUV §2/§5/§8 the Edit Permissions modal: one toggle for application access; Save only when it
  * differs from the stored value; the spec's text for each outcome. The host reloads the list.
  */
 export const editPermissionsMachine = setup({
-  types: typesOf<{ context: EditPermissionsContext; events: EditPermissionsEvent; input: EditPermissionsInput; emitted: { type: 'users.changed' }; tags: 'busy' }>(),
+  types: typesOf<{
+    context: EditPermissionsContext;
+    events: EditPermissionsEvent;
+    input: EditPermissionsInput;
+    emitted: { type: 'users.changed' };
+    tags: 'busy';
+  }>(),
   actors: {
-    savePermissions: fromPromise<ErrorNoResult, { userId: string; type: PermissionRequestType }>(({ input }) => modifyPermissions(input.userId, input.type)),
+    savePermissions: fromPromise<ErrorNoResult, { userId: string; type: PermissionRequestType }>(
+      ({ input }) => modifyPermissions(input.userId, input.type),
+    ),
   },
   guards: {
     changed: ({ context }) => context.value !== context.stored,
@@ -35,20 +44,35 @@ export const editPermissionsMachine = setup({
   },
   actions: {
     assignValue: assign((_, params: { value: boolean }) => ({ value: params.value })),
-    assignSaved: assign(({ context }) => ({ stored: context.value, resultText: permissionTexts.updated, succeeded: true })),
-    assignRefused: assign((_, params: { answer: ErrorNoResult }) => ({ resultText: params.answer.Message || permissionTexts.failed, succeeded: false })),
+    assignSaved: assign(({ context }) => ({
+      stored: context.value,
+      resultText: permissionTexts.updated,
+      succeeded: true,
+    })),
+    assignRefused: assign((_, params: { answer: ErrorNoResult }) => ({
+      resultText: params.answer.Message || permissionTexts.failed,
+      succeeded: false,
+    })),
     assignFailed: assign({ resultText: permissionTexts.failed, succeeded: false }),
     notifyChanged: emit({ type: 'users.changed' as const }),
   },
 }).createMachine({
   id: 'editPermissions',
   initial: 'editing',
-  context: ({ input }) => ({ userId: input.userId, stored: input.hasAccess, value: input.hasAccess, resultText: '', succeeded: false }),
+  context: ({ input }) => ({
+    userId: input.userId,
+    stored: input.hasAccess,
+    value: input.hasAccess,
+    resultText: '',
+    succeeded: false,
+  }),
   states: {
     editing: {
       description: 'The access toggle and the disclaimer; Save when the toggle differs from the stored value',
       on: {
-        'access.toggle': { actions: { type: 'assignValue', params: ({ event }) => ({ value: event.value }) } },
+        'access.toggle': {
+          actions: { type: 'assignValue', params: ({ event }) => ({ value: event.value }) },
+        },
         'permissions.save': { guard: 'changed', target: 'saving' },
         'dialog.close': { target: 'closed' },
       },
@@ -57,11 +81,19 @@ export const editPermissionsMachine = setup({
       description: 'The change is being saved',
       tags: ['busy'],
       invoke: {
+        id: 'savePermissions',
         src: 'savePermissions',
         input: ({ context }) => ({ userId: context.userId, type: context.value ? 'Grant' : 'Revoke' }),
         onDone: [
-          { guard: { type: 'saved', params: ({ event }) => ({ answer: event.output }) }, target: 'editing', actions: ['assignSaved', 'notifyChanged'] },
-          { target: 'editing', actions: { type: 'assignRefused', params: ({ event }) => ({ answer: event.output }) } },
+          {
+            guard: { type: 'saved', params: ({ event }) => ({ answer: event.output }) },
+            target: 'editing',
+            actions: ['assignSaved', 'notifyChanged'],
+          },
+          {
+            target: 'editing',
+            actions: { type: 'assignRefused', params: ({ event }) => ({ answer: event.output }) },
+          },
         ],
         onError: { target: 'editing', actions: 'assignFailed' },
       },
@@ -73,8 +105,18 @@ export const editPermissionsMachine = setup({
 export const statechartLabels = {
   purpose: 'Changes whether an admin staff user can access your applications',
   spec: ['SUV §2', 'SUV §5', 'SUV §8'],
-  actors: { savePermissions: { does: 'Grants or revokes application access', done: 'the server answered', failed: 'no answer' } },
+  actors: {
+    savePermissions: {
+      does: 'Grants or revokes application access',
+      done: 'the server answered',
+      failed: 'no answer',
+    },
+  },
   guards: { changed: 'the toggle differs from the stored value', saved: 'ErrorNo is 0' },
   delays: {},
-  events: { 'access.toggle': 'the toggle switched', 'permissions.save': 'Save pressed', 'dialog.close': 'Close or Escape' },
+  events: {
+    'access.toggle': 'the toggle switched',
+    'permissions.save': 'Save pressed',
+    'dialog.close': 'Close or Escape',
+  },
 } satisfies MachineLabels<typeof editPermissionsMachine>;

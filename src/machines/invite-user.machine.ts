@@ -72,27 +72,43 @@ const requestOf = (context: InviteUserContext): InviteUserRequest => ({
  * grant if wanted; afterwards the form locks and the button reads Close.
  */
 export const inviteUserMachine = setup({
-  types: typesOf<{ context: InviteUserContext; events: InviteUserEvent; input: InviteUserInput; emitted: InviteUserEmitted; output: { changed: boolean }; tags: 'busy' | 'locked' }>(),
+  types: typesOf<{
+    context: InviteUserContext;
+    events: InviteUserEvent;
+    input: InviteUserInput;
+    emitted: InviteUserEmitted;
+    output: { changed: boolean };
+    tags: 'busy' | 'locked';
+  }>(),
   actors: {
     loadRoles: fromPromise<Role[]>(() => listRoles()),
     invite: fromPromise<InviteUserResponse, InviteUserRequest>(({ input }) => inviteUser(input)),
-    grantAccess: fromPromise<ErrorNoResult, { userId: string }>(({ input }) => modifyPermissions(input.userId, 'Grant')),
+    grantAccess: fromPromise<ErrorNoResult, { userId: string }>(({ input }) =>
+      modifyPermissions(input.userId, 'Grant'),
+    ),
   },
   guards: {
     canSend: ({ context }) => inviteDraftComplete(context.draft, context.australianOnly),
     needsDetails: ({ context }) => needsAdditionalDetails(roleNameOf(context), context.canModifyAccess),
     invited: (_, params: { answer: InviteUserResponse }) => params.answer.ErrorNo === 0,
     invitedAndGrantWanted: ({ context }, params: { answer: InviteUserResponse }) =>
-      params.answer.ErrorNo === 0 && context.grantAccess && needsAdditionalDetails(roleNameOf(context), context.canModifyAccess),
+      params.answer.ErrorNo === 0 &&
+      context.grantAccess &&
+      needsAdditionalDetails(roleNameOf(context), context.canModifyAccess),
     granted: (_, params: { answer: ErrorNoResult }) => params.answer.ErrorNo === 0,
   },
   actions: {
     assignRoles: assign((_, params: { roles: Role[] }) => ({ roles: params.roles })),
     assignField: assign(({ context }, params: { field: InviteField; value: string }) => ({
-      draft: { ...context.draft, [params.field]: params.field === 'mobile' ? phoneInputOf(params.value) : params.value },
+      draft: {
+        ...context.draft,
+        [params.field]: params.field === 'mobile' ? phoneInputOf(params.value) : params.value,
+      },
       touched: context.touched.includes(params.field) ? context.touched : [...context.touched, params.field],
     })),
-    assignRole: assign(({ context }, params: { roleId: number }) => ({ draft: { ...context.draft, roleId: params.roleId } })),
+    assignRole: assign(({ context }, params: { roleId: number }) => ({
+      draft: { ...context.draft, roleId: params.roleId },
+    })),
     assignAccess: assign((_, params: { value: boolean }) => ({ grantAccess: params.value })),
     assignInvited: assign((_, params: { answer: InviteUserResponse }) => ({
       invitedUserId: params.answer.UserGuid,
@@ -101,10 +117,16 @@ export const inviteUserMachine = setup({
       changed: true,
     })),
     // SUV §8: otherwise the server's Message; no answer at all, the fixed text.
-    assignRefused: assign((_, params: { answer: InviteUserResponse }) => ({ resultText: params.answer.Message || inviteTexts.failed, succeeded: false })),
+    assignRefused: assign((_, params: { answer: InviteUserResponse }) => ({
+      resultText: params.answer.Message || inviteTexts.failed,
+      succeeded: false,
+    })),
     assignInviteFailed: assign({ resultText: inviteTexts.failed, succeeded: false }),
     // SUV §8: in the Additional Details flow the fallback carries a trailing full stop.
-    assignGrantRefused: assign((_, params: { answer: ErrorNoResult }) => ({ resultText: params.answer.Message || permissionTexts.failedAfterInvite, succeeded: false })),
+    assignGrantRefused: assign((_, params: { answer: ErrorNoResult }) => ({
+      resultText: params.answer.Message || permissionTexts.failedAfterInvite,
+      succeeded: false,
+    })),
     assignGrantFailed: assign({ resultText: permissionTexts.failedAfterInvite, succeeded: false }),
     notifyChanged: emit({ type: 'users.changed' as const }),
   },
@@ -123,27 +145,36 @@ export const inviteUserMachine = setup({
     changed: false,
   }),
   output: ({ context }) => ({ changed: context.changed }),
-  on: {
-    'dialog.close': { target: '.closed' },
-  },
   states: {
     loadingRoles: {
       description: 'The roles are loading; the form is shown without them',
+      on: { 'dialog.close': { target: 'closed' } },
       invoke: {
+        id: 'loadRoles',
         src: 'loadRoles',
-        onDone: { target: 'editing', actions: { type: 'assignRoles', params: ({ event }) => ({ roles: event.output }) } },
+        onDone: {
+          target: 'editing',
+          actions: { type: 'assignRoles', params: ({ event }) => ({ roles: event.output }) },
+        },
         onError: { target: 'rolesFailed' },
       },
     },
     rolesFailed: {
       description: 'The roles could not be loaded; Try again',
-      on: { 'roles.retry': { target: 'loadingRoles' } },
+      on: { 'roles.retry': { target: 'loadingRoles' }, 'dialog.close': { target: 'closed' } },
     },
     editing: {
-      description: 'The two forms (names, e-mail, phone with country; role); Send, or Next for an admin staff role when the inviter may modify access',
+      description:
+        'The two forms (names, e-mail, phone with country; role); Send, or Next for an admin staff role when the inviter may modify access',
       on: {
-        'field.change': { actions: { type: 'assignField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
+        'field.change': {
+          actions: {
+            type: 'assignField',
+            params: ({ event }) => ({ field: event.field, value: event.value }),
+          },
+        },
         'role.select': { actions: { type: 'assignRole', params: ({ event }) => ({ roleId: event.roleId }) } },
+        'dialog.close': { target: 'closed' },
         'invite.send': { guard: 'canSend', target: 'details' },
       },
     },
@@ -156,11 +187,15 @@ export const inviteUserMachine = setup({
           always: [{ guard: 'needsDetails', target: 'asking' }, { target: '#inviteUser.inviting' }],
         },
         asking: {
-          description: 'The access toggle (default from NewUserAppAccessToggleDefaultON) and the sanitised disclaimer',
+          description:
+            'The access toggle (default from NewUserAppAccessToggleDefaultON) and the sanitised disclaimer',
           on: {
-            'access.toggle': { actions: { type: 'assignAccess', params: ({ event }) => ({ value: event.value }) } },
+            'access.toggle': {
+              actions: { type: 'assignAccess', params: ({ event }) => ({ value: event.value }) },
+            },
             'invite.send': { target: '#inviteUser.inviting' },
             'details.back': { target: '#inviteUser.editing' },
+            'dialog.close': { target: '#inviteUser.closed' },
           },
         },
       },
@@ -168,22 +203,31 @@ export const inviteUserMachine = setup({
     inviting: {
       description: 'The invite is being sent; nothing can be changed',
       tags: ['busy'],
-      on: { 'dialog.close': {} },
       invoke: {
+        id: 'invite',
         src: 'invite',
         input: ({ context }) => requestOf(context),
         onDone: [
           {
             guard: { type: 'invitedAndGrantWanted', params: ({ event }) => ({ answer: event.output }) },
             target: 'granting',
-            actions: [{ type: 'assignInvited', params: ({ event }) => ({ answer: event.output }) }, 'notifyChanged'],
+            actions: [
+              { type: 'assignInvited', params: ({ event }) => ({ answer: event.output }) },
+              'notifyChanged',
+            ],
           },
           {
             guard: { type: 'invited', params: ({ event }) => ({ answer: event.output }) },
             target: 'done',
-            actions: [{ type: 'assignInvited', params: ({ event }) => ({ answer: event.output }) }, 'notifyChanged'],
+            actions: [
+              { type: 'assignInvited', params: ({ event }) => ({ answer: event.output }) },
+              'notifyChanged',
+            ],
           },
-          { target: 'editing', actions: { type: 'assignRefused', params: ({ event }) => ({ answer: event.output }) } },
+          {
+            target: 'editing',
+            actions: { type: 'assignRefused', params: ({ event }) => ({ answer: event.output }) },
+          },
         ],
         onError: { target: 'editing', actions: 'assignInviteFailed' },
       },
@@ -191,13 +235,16 @@ export const inviteUserMachine = setup({
     granting: {
       description: 'The invited user is being given access to your applications',
       tags: ['busy', 'locked'],
-      on: { 'dialog.close': {} },
       invoke: {
+        id: 'grantAccess',
         src: 'grantAccess',
         input: ({ context }) => ({ userId: context.invitedUserId }),
         onDone: [
           { guard: { type: 'granted', params: ({ event }) => ({ answer: event.output }) }, target: 'done' },
-          { target: 'done', actions: { type: 'assignGrantRefused', params: ({ event }) => ({ answer: event.output }) } },
+          {
+            target: 'done',
+            actions: { type: 'assignGrantRefused', params: ({ event }) => ({ answer: event.output }) },
+          },
         ],
         onError: { target: 'done', actions: 'assignGrantFailed' },
       },
@@ -205,18 +252,28 @@ export const inviteUserMachine = setup({
     done: {
       description: "The form is locked with the outcome ('Invitation sent.'); the button reads Close",
       tags: ['locked'],
+      on: { 'dialog.close': { target: 'closed' } },
     },
     closed: { type: 'final', description: 'The modal is gone; the list reloads if someone was invited' },
   },
 });
 
 export const statechartLabels = {
-  purpose: 'Invites a user with a role, through Additional Details (application access) for admin staff roles',
+  purpose:
+    'Invites a user with a role, through Additional Details (application access) for admin staff roles',
   spec: ['SUV §2', 'SUV §3', 'SUV §5', 'SUV §8'],
   actors: {
-    loadRoles: { does: 'Loads the tenant’s roles', done: 'roles loaded', failed: 'roles could not be loaded' },
+    loadRoles: {
+      does: 'Loads the tenant’s roles',
+      done: 'roles loaded',
+      failed: 'roles could not be loaded',
+    },
     invite: { does: 'Sends the invitation', done: 'the server answered', failed: 'no answer' },
-    grantAccess: { does: 'Grants the new user access to your applications', done: 'the server answered', failed: 'no answer' },
+    grantAccess: {
+      does: 'Grants the new user access to your applications',
+      done: 'the server answered',
+      failed: 'no answer',
+    },
   },
   guards: {
     canSend: 'both forms are valid and a role is chosen',

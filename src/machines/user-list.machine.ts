@@ -39,24 +39,45 @@ export type UserListEmitted = { type: 'navigate'; address: string };
  * A failed load shows an empty list with the failed status (§8).
  */
 export const userListMachine = setup({
-  types: typesOf<{ context: UserListContext; events: UserListEvent; input: { request: UsersRequest }; emitted: UserListEmitted; tags: 'busy' }>(),
+  types: typesOf<{
+    context: UserListContext;
+    events: UserListEvent;
+    input: { request: UsersRequest };
+    emitted: UserListEmitted;
+    tags: 'busy';
+  }>(),
   actors: {
     loadUsers: fromPromise<UserListResponse, UsersRequest>(({ input }) => listUsers(input)),
     exportUsers: fromPromise<void, { query: string }>(({ input }) => exportUsers(input.query)),
     loadSettings: fromPromise<SystemConfiguration>(() => systemConfiguration()),
   },
   actions: {
-    assignRequest: assign((_, params: { request: UsersRequest }) => ({ request: params.request, searchText: params.request.query })),
+    assignRequest: assign((_, params: { request: UsersRequest }) => ({
+      request: params.request,
+      searchText: params.request.query,
+    })),
     assignSearchText: assign((_, params: { value: string }) => ({ searchText: params.value })),
-    assignPage: assign((_, params: { page: UserListResponse }) => ({ users: params.page.Users, totalRows: params.page.TotalRows, maxPage: params.page.MaxPage })),
-    assignSettings: assign((_, params: { configuration: SystemConfiguration }) => ({ settings: params.configuration.UserManagementConfiguration })),
+    assignPage: assign((_, params: { page: UserListResponse }) => ({
+      users: params.page.Users,
+      totalRows: params.page.TotalRows,
+      maxPage: params.page.MaxPage,
+    })),
+    assignSettings: assign((_, params: { configuration: SystemConfiguration }) => ({
+      settings: params.configuration.UserManagementConfiguration,
+    })),
     clearRows: assign({ users: [], totalRows: undefined, maxPage: 0 }),
     navigateToSearch: emit(({ context }) => ({
       type: 'navigate' as const,
       address: usersAddressOf({ ...context.request, query: context.searchText, pageNo: 1 }),
     })),
-    navigateToCleared: emit(({ context }) => ({ type: 'navigate' as const, address: usersAddressOf({ ...context.request, query: '', pageNo: 1 }) })),
-    navigateToDefaults: emit({ type: 'navigate' as const, address: usersAddressOf({ pageNo: 1, rowsPerPage: defaultUsersRowsPerPage, query: '' }) }),
+    navigateToCleared: emit(({ context }) => ({
+      type: 'navigate' as const,
+      address: usersAddressOf({ ...context.request, query: '', pageNo: 1 }),
+    })),
+    navigateToDefaults: emit({
+      type: 'navigate' as const,
+      address: usersAddressOf({ pageNo: 1, rowsPerPage: defaultUsersRowsPerPage, query: '' }),
+    }),
     navigateToPage: emit(({ context }, params: { pageNo: number }) => ({
       type: 'navigate' as const,
       address: usersAddressOf({ ...context.request, pageNo: params.pageNo }),
@@ -65,11 +86,23 @@ export const userListMachine = setup({
 }).createMachine({
   id: 'userList',
   type: 'parallel',
-  context: ({ input }) => ({ request: input.request, searchText: input.request.query, users: [], totalRows: undefined, maxPage: 0, settings: undefined }),
+  context: ({ input }) => ({
+    request: input.request,
+    searchText: input.request.query,
+    users: [],
+    totalRows: undefined,
+    maxPage: 0,
+    settings: undefined,
+  }),
   on: {
-    'list.load': { target: '.list.loading', actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) } },
+    'list.load': {
+      target: '.list.loading',
+      actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) },
+    },
     'list.reload': { target: '.list.loading' },
-    'search.change': { actions: { type: 'assignSearchText', params: ({ event }) => ({ value: event.value }) } },
+    'search.change': {
+      actions: { type: 'assignSearchText', params: ({ event }) => ({ value: event.value }) },
+    },
     'search.submit': { actions: 'navigateToSearch' },
     'search.clear': { actions: [{ type: 'assignSearchText', params: { value: '' } }, 'navigateToCleared'] },
     'filter.clear': { actions: [{ type: 'assignSearchText', params: { value: '' } }, 'navigateToDefaults'] },
@@ -84,9 +117,13 @@ export const userListMachine = setup({
           description: "'Loading user list...'",
           tags: ['busy'],
           invoke: {
+            id: 'loadUsers',
             src: 'loadUsers',
             input: ({ context }) => context.request,
-            onDone: { target: 'ready', actions: { type: 'assignPage', params: ({ event }) => ({ page: event.output }) } },
+            onDone: {
+              target: 'ready',
+              actions: { type: 'assignPage', params: ({ event }) => ({ page: event.output }) },
+            },
             onError: { target: 'failed', actions: 'clearRows' },
           },
         },
@@ -101,8 +138,12 @@ export const userListMachine = setup({
         loading: {
           description: 'The settings are loading; New waits for them',
           invoke: {
+            id: 'loadSettings',
             src: 'loadSettings',
-            onDone: { target: 'loaded', actions: { type: 'assignSettings', params: ({ event }) => ({ configuration: event.output }) } },
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'assignSettings', params: ({ event }) => ({ configuration: event.output }) },
+            },
             onError: { target: 'failed' },
           },
         },
@@ -117,9 +158,18 @@ export const userListMachine = setup({
         idle: { description: 'Nothing is being exported', on: { 'export.start': { target: 'exporting' } } },
         exporting: {
           description: 'userlist.csv is being downloaded',
-          invoke: { src: 'exportUsers', input: ({ context }) => ({ query: context.request.query }), onDone: 'idle', onError: 'failed' },
+          invoke: {
+            id: 'exportUsers',
+            src: 'exportUsers',
+            input: ({ context }) => ({ query: context.request.query }),
+            onDone: 'idle',
+            onError: 'failed',
+          },
         },
-        failed: { description: 'The export failed; it can be tried again', on: { 'export.start': { target: 'exporting' } } },
+        failed: {
+          description: 'The export failed; it can be tried again',
+          on: { 'export.start': { target: 'exporting' } },
+        },
       },
     },
   },
@@ -131,7 +181,11 @@ export const statechartLabels = {
   actors: {
     loadUsers: { does: 'Loads a page of users', done: 'users loaded', failed: 'users could not be loaded' },
     exportUsers: { does: 'Downloads userlist.csv', done: 'export downloaded', failed: 'export failed' },
-    loadSettings: { does: 'Loads the user-management settings', done: 'settings loaded', failed: 'settings could not be loaded' },
+    loadSettings: {
+      does: 'Loads the user-management settings',
+      done: 'settings loaded',
+      failed: 'settings could not be loaded',
+    },
   },
   guards: {},
   delays: {},
