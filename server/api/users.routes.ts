@@ -25,17 +25,35 @@ import { attachmentHeader } from '../content-disposition.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
 import type { Mailer } from '../providers/mail/mailer.ts';
 import { users } from '../db/schema.ts';
-import { findTenantRole, findTenantUser, listUsers, recordUserAudit, setApplicationAccess, tenantRoleList, usersForExport } from '../db/users-store.ts';
+import {
+  findTenantRole,
+  findTenantUser,
+  listUsers,
+  recordUserAudit,
+  setApplicationAccess,
+  tenantRoleList,
+  usersForExport,
+} from '../db/users-store.ts';
 import { applyAccountAction } from '../identity/account-status.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { invitationMessage, invitationPath, newInvitationToken, revokeInvitations, sendInvitation, storeInvitation } from '../identity/invitations.ts';
+import {
+  invitationMessage,
+  invitationPath,
+  newInvitationToken,
+  revokeInvitations,
+  sendInvitation,
+  storeInvitation,
+} from '../identity/invitations.ts';
 import { requestOrigin, type AccessRule } from './auth.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
 /** SUV §6 user-management claims (shared with the page). */
 export const userClaims = userClaimNames;
 
-const rule = (...claims: string[]): AccessRule => ({ scope: 'applicationmanager', claims: [userClaims.access, ...claims] });
+const rule = (...claims: string[]): AccessRule => ({
+  scope: 'applicationmanager',
+  claims: [userClaims.access, ...claims],
+});
 
 export const defaultRowsPerPage = 20;
 export const maxRowsPerPage = 100;
@@ -47,13 +65,18 @@ export const notAdminStaffMessage = 'Application access applies only to the admi
 export const deactivatedAccessMessage = 'A deactivated user’s application access cannot be changed.';
 export const notInvitedMessage = 'This user has already accepted their invitation.';
 
-const actionVerb: Record<UserAction, string> = { unlock: 'unlocked', reactivate: 'reactivated', deactivate: 'deactivated' };
+const actionVerb: Record<UserAction, string> = {
+  unlock: 'unlocked',
+  reactivate: 'reactivated',
+  deactivate: 'deactivated',
+};
 export const transitionRefusal = (status: string, action: UserAction) =>
   `The user is ${userStatusDisplay(status).label}: they cannot be ${actionVerb[action]}.`;
 
 const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** Names are shown back: no direction controls or other control characters (ARCHITECTURE §3). */
-const cleanName = (value: string) => cleanPersonalisedMessage(value).replace(bidiControls, '').replace(/\s+/g, ' ').trim();
+const cleanName = (value: string) =>
+  cleanPersonalisedMessage(value).replace(bidiControls, '').replace(/\s+/g, ' ').trim();
 
 const pageNumber = (value: string | undefined, field: string, fallback: number, max: number) => {
   if (value === undefined) return fallback;
@@ -63,10 +86,20 @@ const pageNumber = (value: string | undefined, field: string, fallback: number, 
 };
 
 /** The export's columns: what the users page shows, with the e-mail. */
-const exportColumns = ['First Name', 'Last Name', 'Email', 'Role', 'Status', 'Application Access', 'Last Activity (UTC)'];
+const exportColumns = [
+  'First Name',
+  'Last Name',
+  'Email',
+  'Role',
+  'Status',
+  'Application Access',
+  'Last Activity (UTC)',
+];
 
 const uniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && ((error as { code?: unknown }).code === '23505' || uniqueViolation((error as { cause?: unknown }).cause));
+  typeof error === 'object' &&
+  error !== null &&
+  ((error as { code?: unknown }).code === '23505' || uniqueViolation((error as { cause?: unknown }).cause));
 
 /**
  * User management (SUV §2–§9, issue 28): the tenant's identity-provider accounts. Every route needs
@@ -76,13 +109,21 @@ const uniqueViolation = (error: unknown): boolean =>
 export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Mailer) {
   app.get(
     '/api/roles',
-    { onRequest: access.requireAccess(rule()), schema: { response: { 200: RoleListSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(rule()),
+      schema: { response: { 200: RoleListSchema } },
+    },
     async (request) => tenantRoleList(db, tenantOf(request).id),
   );
 
   app.get(
     '/api/users/list',
-    { onRequest: access.requireAccess(rule()), schema: { querystring: UserListQuerySchema, response: { 200: UserListResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(rule()),
+      schema: { querystring: UserListQuerySchema, response: { 200: UserListResponseSchema } },
+    },
     async (request) => {
       const { PageNo, RowsPerPage, SearchQuery } = request.query;
       return listUsers(db, tenantOf(request).id, {
@@ -95,7 +136,11 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
 
   app.get(
     '/api/users/exportall',
-    { onRequest: access.requireAccess(rule(userClaims.export)), schema: { querystring: UserExportQuerySchema } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(rule(userClaims.export)),
+      schema: { querystring: UserExportQuerySchema },
+    },
     async (request, reply) => {
       const batches = usersForExport(db, tenantOf(request).id, request.query.SearchQuery);
       // The first batch is read before anything is sent: a failing query is an error answer, not a short CSV.
@@ -115,7 +160,12 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
                   row.RoleName,
                   userStatusDisplay(row.Status).label,
                   isAdminStaffRole(row.RoleName) ? (row.HasApplicationAccess ? 'Yes' : 'No') : '',
-                  row.LastSuccessfulLoginTimestamp === null ? 'Never logged in' : new Date(row.LastSuccessfulLoginTimestamp * 1000).toISOString().slice(0, 16).replace('T', ' '),
+                  row.LastSuccessfulLoginTimestamp === null
+                    ? 'Never logged in'
+                    : new Date(row.LastSuccessfulLoginTimestamp * 1000)
+                        .toISOString()
+                        .slice(0, 16)
+                        .replace('T', ' '),
                 ]);
                 if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
               }
@@ -139,7 +189,11 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
 
   app.post(
     '/api/users/invite',
-    { onRequest: access.requireAccess(rule(userClaims.invite)), schema: { body: InviteUserRequestSchema, response: { 200: InviteUserResponseSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(rule(userClaims.invite)),
+      schema: { body: InviteUserRequestSchema, response: { 200: InviteUserResponseSchema } },
+    },
     async (request) => {
       const principal = principalOf(request);
       const tenant = tenantOf(request);
@@ -152,7 +206,11 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
       const role = await findTenantRole(db, tenant.id, body.RoleId);
       if (!role) return { ErrorNo: 2, Message: inviteTexts.unknownRole, UserGuid: '' };
       // The e-mail is the sign-in name: unique in the tenant (the unique index catches a race).
-      const [existing] = await db.select({ id: users.id }).from(users).where(and(eq(users.tenantId, tenant.id), eq(users.email, email))).limit(1);
+      const [existing] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.tenantId, tenant.id), eq(users.email, email)))
+        .limit(1);
       if (existing) return { ErrorNo: 1, Message: inviteTexts.duplicate, UserGuid: '' };
       const token = newInvitationToken();
       // Nobody knows this password: the invited person sets theirs through the link.
@@ -180,8 +238,19 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
               })
               .returning({ id: users.id });
             const id = created!.id;
-            await storeInvitation(tx, { tenantId: tenant.id, userId: id, token, createdBy: principal.userId });
-            await recordUserAudit(tx, { tenantId: tenant.id, actorUserId: principal.userId, targetUserId: id, action: 'invite', detail: `${email} as ${role.name}` });
+            await storeInvitation(tx, {
+              tenantId: tenant.id,
+              userId: id,
+              token,
+              createdBy: principal.userId,
+            });
+            await recordUserAudit(tx, {
+              tenantId: tenant.id,
+              actorUserId: principal.userId,
+              targetUserId: id,
+              action: 'invite',
+              detail: `${email} as ${role.name}`,
+            });
             return id;
           },
         );
@@ -203,13 +272,15 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
   app.post(
     '/api/users/modifypermissions',
     {
+      config: { application: 'none' },
       onRequest: access.requireAccess(rule(userClaims.editAccess)),
       schema: { querystring: ModifyPermissionsQuerySchema, response: { 200: ErrorNoResultSchema } },
     },
     async (request) => {
       const principal = principalOf(request);
       const { assigneeUserGlobalId, editApplicationPermissionRequestType } = request.query;
-      if (assigneeUserGlobalId.toLowerCase() === principal.userId.toLowerCase()) throw forbidden(ownPermissionsMessage);
+      if (assigneeUserGlobalId.toLowerCase() === principal.userId.toLowerCase())
+        throw forbidden(ownPermissionsMessage);
       const target = await targetOf(request, assigneeUserGlobalId);
       if (!isAdminStaffRole(target.roleName)) throw new HttpError(409, notAdminStaffMessage);
       if (target.status === 'Deactivated') throw new HttpError(409, deactivatedAccessMessage);
@@ -235,14 +306,25 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
   for (const { path, action, claim } of statusRoutes) {
     app.post(
       path,
-      { onRequest: access.requireAccess(rule(claim)), schema: { body: UserActionRequestSchema, response: { 200: UserActionResultSchema } } },
+      {
+        config: { application: 'none' },
+        onRequest: access.requireAccess(rule(claim)),
+        schema: { body: UserActionRequestSchema, response: { 200: UserActionResultSchema } },
+      },
       async (request) => {
         const principal = principalOf(request);
         const target = await targetOf(request, request.body.GlobalUserId);
-        if (action === 'deactivate' && target.id === principal.userId) throw new HttpError(409, ownAccountMessage);
+        if (action === 'deactivate' && target.id === principal.userId)
+          throw new HttpError(409, ownAccountMessage);
         const applied = await db.transaction(async (tx) => {
           if (!(await applyAccountAction(tx, target, action, principal.userId))) return false;
-          await recordUserAudit(tx, { tenantId: target.tenantId, actorUserId: principal.userId, targetUserId: target.id, action, detail: `from ${target.status}` });
+          await recordUserAudit(tx, {
+            tenantId: target.tenantId,
+            actorUserId: principal.userId,
+            targetUserId: target.id,
+            action,
+            detail: `from ${target.status}`,
+          });
           return true;
         });
         if (!applied) throw new HttpError(409, transitionRefusal(target.status, action));
@@ -253,7 +335,11 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
 
   app.post(
     '/api/users/resendinvitation',
-    { onRequest: access.requireAccess(rule(userClaims.invite)), schema: { body: UserActionRequestSchema, response: { 200: UserActionResultSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(rule(userClaims.invite)),
+      schema: { body: UserActionRequestSchema, response: { 200: UserActionResultSchema } },
+    },
     async (request) => {
       const principal = principalOf(request);
       const tenant = tenantOf(request);
@@ -261,24 +347,49 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
       if (target.status !== 'Invited') throw new HttpError(409, notInvitedMessage);
       const token = newInvitationToken();
       const url = `${requestOrigin(request)}${invitationPath(token)}`;
-      await sendInvitation(db, mailer, invitationMessage(tenant, target, url, principal.displayName), { tenantId: tenant.id, senderId: principal.userId }, async (tx) => {
-        await storeInvitation(tx, { tenantId: tenant.id, userId: target.id, token, createdBy: principal.userId });
-        await recordUserAudit(tx, { tenantId: tenant.id, actorUserId: principal.userId, targetUserId: target.id, action: 'resendInvitation' });
-      });
+      await sendInvitation(
+        db,
+        mailer,
+        invitationMessage(tenant, target, url, principal.displayName),
+        { tenantId: tenant.id, senderId: principal.userId },
+        async (tx) => {
+          await storeInvitation(tx, {
+            tenantId: tenant.id,
+            userId: target.id,
+            token,
+            createdBy: principal.userId,
+          });
+          await recordUserAudit(tx, {
+            tenantId: tenant.id,
+            actorUserId: principal.userId,
+            targetUserId: target.id,
+            action: 'resendInvitation',
+          });
+        },
+      );
       return { Success: true, Message: userActionTexts.resendInvitation.success };
     },
   );
 
   app.post(
     '/api/users/revokeinvitation',
-    { onRequest: access.requireAccess(rule(userClaims.invite)), schema: { body: UserActionRequestSchema, response: { 200: UserActionResultSchema } } },
+    {
+      config: { application: 'none' },
+      onRequest: access.requireAccess(rule(userClaims.invite)),
+      schema: { body: UserActionRequestSchema, response: { 200: UserActionResultSchema } },
+    },
     async (request) => {
       const principal = principalOf(request);
       const target = await targetOf(request, request.body.GlobalUserId);
       if (target.status !== 'Invited') throw new HttpError(409, notInvitedMessage);
       const revoked = await db.transaction(async (tx) => {
         if (!(await revokeInvitations(tx, target.id))) return false;
-        await recordUserAudit(tx, { tenantId: target.tenantId, actorUserId: principal.userId, targetUserId: target.id, action: 'revokeInvitation' });
+        await recordUserAudit(tx, {
+          tenantId: target.tenantId,
+          actorUserId: principal.userId,
+          targetUserId: target.id,
+          action: 'revokeInvitation',
+        });
         return true;
       });
       if (!revoked) throw new HttpError(409, 'This user has no open invitation to revoke.');
@@ -286,4 +397,3 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
     },
   );
 }
-

@@ -10,7 +10,7 @@ type Writer = Pick<Database, 'update' | 'execute'>;
 /**
  * The one place an account's status changes by someone's hand (SUV §4). Unlock clears every lock
  * and its counter; deactivation also ends every session and refresh token at once. Records who and
- * when. Two-step verification adds its own counter here (the MFA lock clears the same way).
+ * when.
  *
  * Conditional on the status it was judged on, so two administrators acting at once cannot, say,
  * reactivate an account the other just unlocked: false when the status no longer allows it.
@@ -22,7 +22,10 @@ export async function applyAccountAction(tx: Writer, user: Pick<User, 'id' | 'st
     .update(users)
     .set({
       status: statusAfter[action],
+      // Every lock's counter: wrong passwords and wrong two-step codes (the MFA lock clears the same way).
       failedAttempts: 0,
+      mfaFailedAttempts: 0,
+      mfaFailuresSince: null,
       lockedAt: null,
       statusChangedAt: now,
       statusChangedBy: actorId,

@@ -78,17 +78,3 @@ export async function recordWrongMfaCode(db: Pick<Database, 'update'>, userId: s
     .returning({ status: users.status });
   return updated?.status === 'LockedMFAAttempts';
 }
-
-/**
- * SUV §4 Unlock: a locked account (wrong passwords, wrong codes or inactivity) becomes Active
- * with both failure counters cleared. True when the account was locked. (The users branch calls
- * this from POST /api/users/unlockuser.)
- */
-export async function unlockAccount(db: Pick<Database, 'update'>, userId: string): Promise<boolean> {
-  const unlocked = await db
-    .update(users)
-    .set({ status: 'Active', failedAttempts: 0, mfaFailedAttempts: 0, mfaFailuresSince: null })
-    .where(and(eq(users.id, userId), sql`${users.status} like 'Locked%'`))
-    .returning({ id: users.id });
-  return unlocked.length > 0;
-}

@@ -39,17 +39,19 @@ const isToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 export function registerInvitationRoutes(app: FastifyInstance, db: Database, mailer: Mailer) {
   function send(reply: FastifyReply, tenant: Tenant, token: string, view: InvitationView, status = 200) {
     const nonce = randomBytes(16).toString('base64');
-    return reply
-      .code(status)
-      .header(
-        'content-security-policy',
-        `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-      )
-      // The address holds a live token: no cache keeps the page and no link from it sends the address on.
-      .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
-      .type('text/html; charset=utf-8')
-      .send(renderInvitationPage(tenant, view, invitationPath(token), nonce));
+    return (
+      reply
+        .code(status)
+        .header(
+          'content-security-policy',
+          `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+        )
+        // The address holds a live token: no cache keeps the page and no link from it sends the address on.
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .type('text/html; charset=utf-8')
+        .send(renderInvitationPage(tenant, view, invitationPath(token), nonce))
+    );
   }
 
   /** The link's state, and the invited account while it can still accept. */
@@ -57,7 +59,8 @@ export function registerInvitationRoutes(app: FastifyInstance, db: Database, mai
     const tenant = request.tenant;
     if (!tenant) return undefined;
     const { token } = request.params;
-    if (!isToken(token)) return { tenant, token, state: 'unknown' as const, invitation: undefined, user: undefined };
+    if (!isToken(token))
+      return { tenant, token, state: 'unknown' as const, invitation: undefined, user: undefined };
     const found = await invitationByToken(db, tenant.id, token);
     const user = found.invitation ? await findUserById(db, found.invitation.userId) : undefined;
     // An account no longer Invited (deactivated meanwhile, or activated by another link) cannot accept.
@@ -65,71 +68,126 @@ export function registerInvitationRoutes(app: FastifyInstance, db: Database, mai
     return { tenant, token, state, invitation: found.invitation, user };
   }
 
-  const stateView = (state: 'expired' | 'used' | 'revoked' | 'replaced' | 'unknown'): InvitationView => ({ kind: state });
+  const stateView = (state: 'expired' | 'used' | 'revoked' | 'replaced' | 'unknown'): InvitationView => ({
+    kind: state,
+  });
   const goneStatus = (state: string) => (state === 'unknown' ? 404 : 410);
 
-  app.get<{ Params: { token: string } }>('/invitation/:token', async (request, reply) => {
-    const found = await lookUp(request);
-    if (!found) return reply.redirect('/tenantnotfound');
-    if (found.state === 'valid' && found.user) return send(reply, found.tenant, found.token, { kind: 'form', email: found.user.email });
-    return send(reply, found.tenant, found.token, stateView(found.state === 'valid' ? 'used' : found.state), goneStatus(found.state));
-  });
+  app.get<{ Params: { token: string } }>(
+    '/invitation/:token',
+    { config: { application: 'none' } },
+    async (request, reply) => {
+      const found = await lookUp(request);
+      if (!found) return reply.redirect('/tenantnotfound');
+      if (found.state === 'valid' && found.user)
+        return send(reply, found.tenant, found.token, { kind: 'form', email: found.user.email });
+      return send(
+        reply,
+        found.tenant,
+        found.token,
+        stateView(found.state === 'valid' ? 'used' : found.state),
+        goneStatus(found.state),
+      );
+    },
+  );
 
-  app.post<{ Params: { token: string } }>('/invitation/:token', async (request, reply) => {
-    const found = await lookUp(request);
-    if (!found) return reply.redirect('/tenantnotfound');
-    const { tenant, token, invitation, user } = found;
-    if (found.state !== 'valid' || !invitation || !user) {
-      return send(reply, tenant, token, stateView(found.state === 'valid' ? 'used' : found.state), goneStatus(found.state));
-    }
-    const { password, confirm } = SetPasswordFormSchema.parse(request.body ?? {});
-    const failed = failedPasswordRules(password);
-    const error =
-      failed.length > 0
-        ? `The password needs: ${failed.map((rule) => rule.label.toLowerCase()).join(', ')}.`
-        : password !== confirm
-          ? invitationTexts.mismatch
-          : undefined;
-    if (error) return send(reply, tenant, token, { kind: 'form', email: user.email, error }, 400);
-    const passwordHash = await hashPassword(password);
-    const accepted = await db
-      .transaction(async (tx) => {
-        // Both or neither: a link used twice at once activates once, and the loser changes nothing.
-        if (!(await consumeInvitation(tx, invitation.id))) return false;
-        const [activated] = await tx
-          .update(users)
-          .set({ passwordHash, status: 'Active', failedAttempts: 0, statusChangedAt: new Date(), statusChangedBy: user.id })
-          .where(and(eq(users.id, user.id), eq(users.status, 'Invited')))
-          .returning({ id: users.id });
-        if (!activated) throw new NoLongerInvited();
-        await recordUserAudit(tx, { tenantId: tenant.id, actorUserId: user.id, targetUserId: user.id, action: 'acceptInvitation' });
-        return true;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof NoLongerInvited) return false;
-        throw error;
-      });
-    if (!accepted) return send(reply, tenant, token, { kind: 'used' }, 410);
-    return send(reply, tenant, token, { kind: 'done' });
-  });
+  app.post<{ Params: { token: string } }>(
+    '/invitation/:token',
+    { config: { application: 'none' } },
+    async (request, reply) => {
+      const found = await lookUp(request);
+      if (!found) return reply.redirect('/tenantnotfound');
+      const { tenant, token, invitation, user } = found;
+      if (found.state !== 'valid' || !invitation || !user) {
+        return send(
+          reply,
+          tenant,
+          token,
+          stateView(found.state === 'valid' ? 'used' : found.state),
+          goneStatus(found.state),
+        );
+      }
+      const { password, confirm } = SetPasswordFormSchema.parse(request.body ?? {});
+      const failed = failedPasswordRules(password);
+      const error =
+        failed.length > 0
+          ? `The password needs: ${failed.map((rule) => rule.label.toLowerCase()).join(', ')}.`
+          : password !== confirm
+            ? invitationTexts.mismatch
+            : undefined;
+      if (error) return send(reply, tenant, token, { kind: 'form', email: user.email, error }, 400);
+      const passwordHash = await hashPassword(password);
+      const accepted = await db
+        .transaction(async (tx) => {
+          // Both or neither: a link used twice at once activates once, and the loser changes nothing.
+          if (!(await consumeInvitation(tx, invitation.id))) return false;
+          const [activated] = await tx
+            .update(users)
+            .set({
+              passwordHash,
+              status: 'Active',
+              failedAttempts: 0,
+              statusChangedAt: new Date(),
+              statusChangedBy: user.id,
+            })
+            .where(and(eq(users.id, user.id), eq(users.status, 'Invited')))
+            .returning({ id: users.id });
+          if (!activated) throw new NoLongerInvited();
+          await recordUserAudit(tx, {
+            tenantId: tenant.id,
+            actorUserId: user.id,
+            targetUserId: user.id,
+            action: 'acceptInvitation',
+          });
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof NoLongerInvited) return false;
+          throw error;
+        });
+      if (!accepted) return send(reply, tenant, token, { kind: 'used' }, 410);
+      return send(reply, tenant, token, { kind: 'done' });
+    },
+  );
 
-  app.post<{ Params: { token: string } }>('/invitation/:token/renew', async (request, reply) => {
-    const found = await lookUp(request);
-    if (!found) return reply.redirect('/tenantnotfound');
-    const { tenant, token, invitation, user } = found;
-    // Only an expired link of a person still invited asks for a new one, once; it goes to the invited address.
-    if (found.state !== 'expired' || !invitation || !user || user.status !== 'Invited') {
-      return send(reply, tenant, token, stateView(found.state === 'valid' || found.state === 'expired' ? 'used' : found.state), goneStatus(found.state));
-    }
-    const fresh = newInvitationToken();
-    const url = `${requestOrigin(request)}${invitationPath(fresh)}`;
-    const renewed = await sendInvitation(db, mailer, invitationMessage(tenant, user, url, null), { tenantId: tenant.id, senderId: null }, async (tx) => {
-      if (!(await replaceExpiredInvitation(tx, invitation.id))) return false;
-      await storeInvitation(tx, { tenantId: tenant.id, userId: user.id, token: fresh, createdBy: null });
-      await recordUserAudit(tx, { tenantId: tenant.id, actorUserId: null, targetUserId: user.id, action: 'renewInvitation' });
-      return true;
-    });
-    if (!renewed) return send(reply, tenant, token, { kind: 'replaced' }, 410);
-    return send(reply, tenant, token, { kind: 'renewed' });
-  });
+  app.post<{ Params: { token: string } }>(
+    '/invitation/:token/renew',
+    { config: { application: 'none' } },
+    async (request, reply) => {
+      const found = await lookUp(request);
+      if (!found) return reply.redirect('/tenantnotfound');
+      const { tenant, token, invitation, user } = found;
+      // Only an expired link of a person still invited asks for a new one, once; it goes to the invited address.
+      if (found.state !== 'expired' || !invitation || !user || user.status !== 'Invited') {
+        return send(
+          reply,
+          tenant,
+          token,
+          stateView(found.state === 'valid' || found.state === 'expired' ? 'used' : found.state),
+          goneStatus(found.state),
+        );
+      }
+      const fresh = newInvitationToken();
+      const url = `${requestOrigin(request)}${invitationPath(fresh)}`;
+      const renewed = await sendInvitation(
+        db,
+        mailer,
+        invitationMessage(tenant, user, url, null),
+        { tenantId: tenant.id, senderId: null },
+        async (tx) => {
+          if (!(await replaceExpiredInvitation(tx, invitation.id))) return false;
+          await storeInvitation(tx, { tenantId: tenant.id, userId: user.id, token: fresh, createdBy: null });
+          await recordUserAudit(tx, {
+            tenantId: tenant.id,
+            actorUserId: null,
+            targetUserId: user.id,
+            action: 'renewInvitation',
+          });
+          return true;
+        },
+      );
+      if (!renewed) return send(reply, tenant, token, { kind: 'replaced' }, 410);
+      return send(reply, tenant, token, { kind: 'renewed' });
+    },
+  );
 }

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { api, hosts, signIn, startTestServer, userWith, type TestServer } from './harness.ts';
+import { accessTokenFor, api, hosts, signIn, startTestServer, userWith, type TestServer } from './harness.ts';
 import { signInSteps, totpCode } from './sign-in-steps.ts';
 import { accountAudit, outbox, tenantHosts, tenants, users } from '../../server/db/schema.ts';
 import { seedTenants } from '../../server/db/seed.ts';
 import { escapeHtml } from '../../server/html.ts';
-import { unlockAccount } from '../../server/identity/accounts.ts';
 import { lockedMfaMessage, tooManyWrongCodesMessage, wrongCodeMessage } from '../../server/identity/mfa-pages.ts';
 import { wrongEnrolmentCodeMessage } from '../../server/api/mfa.routes.ts';
 
@@ -132,10 +131,13 @@ describe('the second step at sign-in', () => {
     const refused = await signInSteps(server, { host: hosts.demo, email: 'guesser@demo.test', codes: [totpCode(secret)] });
     expect(refused.tokens).toBeUndefined();
 
-    expect(await unlockAccount(server.db, user.id)).toBe(true);
+    // The administrator's Unlock on the Users page (SUV §4) clears the MFA lock and both counters.
+    const unlock = async () =>
+      (await api(server, 'POST', '/api/users/unlockuser', { token: await accessTokenFor(server, 'admin@demo.test'), body: { GlobalUserId: user.id } })).statusCode;
+    expect(await unlock()).toBe(200);
     const [unlocked] = await server.db.select().from(users).where(eq(users.id, user.id));
     expect(unlocked).toMatchObject({ status: 'Active', mfaFailedAttempts: 0, failedAttempts: 0 });
-    expect(await unlockAccount(server.db, user.id)).toBe(false);
+    expect(await unlock()).toBe(409);
     await freshSteps(user.id);
     expect((await signInSteps(server, { host: hosts.demo, email: 'guesser@demo.test', codes: [totpCode(secret)] })).tokens).toBeDefined();
   });
