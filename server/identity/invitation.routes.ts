@@ -73,23 +73,19 @@ export function registerInvitationRoutes(app: FastifyInstance, db: Database, mai
   });
   const goneStatus = (state: string) => (state === 'unknown' ? 404 : 410);
 
-  app.get<{ Params: { token: string } }>(
-    '/invitation/:token',
-    { config: { application: 'none' } },
-    async (request, reply) => {
-      const found = await lookUp(request);
-      if (!found) return reply.redirect('/tenantnotfound');
-      if (found.state === 'valid' && found.user)
-        return send(reply, found.tenant, found.token, { kind: 'form', email: found.user.email });
-      return send(
-        reply,
-        found.tenant,
-        found.token,
-        stateView(found.state === 'valid' ? 'used' : found.state),
-        goneStatus(found.state),
-      );
-    },
-  );
+  app.get<{ Params: { token: string } }>('/invitation/:token', async (request, reply) => {
+    const found = await lookUp(request);
+    if (!found) return reply.redirect('/tenantnotfound');
+    if (found.state === 'valid' && found.user)
+      return send(reply, found.tenant, found.token, { kind: 'form', email: found.user.email });
+    return send(
+      reply,
+      found.tenant,
+      found.token,
+      stateView(found.state === 'valid' ? 'used' : found.state),
+      goneStatus(found.state),
+    );
+  });
 
   app.post<{ Params: { token: string } }>(
     '/invitation/:token',
