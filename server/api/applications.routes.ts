@@ -15,7 +15,7 @@ import {
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
 import { parseListRequest, type ListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
 import type { DataColumnName } from '../../src/domain/list-columns.ts';
-import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
+import { badRequest, forbidden, notFound } from '../http-error.ts';
 import { visibleText } from '../../src/schemas/visible-text.ts';
 import { attachmentHeader } from '../content-disposition.ts';
 import { html, raw } from '../html.ts';
