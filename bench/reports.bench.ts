@@ -1,4 +1,4 @@
-import { concurrency, locationUserEmail, ms, ratio, startBenchServer, summarise } from './common.ts';
+import { concurrency, ms, ratio, startBenchServer, summarise } from './common.ts';
 
 /**
  * Budgets (issue 30): GET /api/reports/summary p95 <= 50 ms with 20 concurrent clients on 1,000,000
@@ -15,7 +15,6 @@ const ranges = ['', '?from=2026-07-01&to=2026-09-30', '?from=2023-11-01&to=2026-
 const server = await startBenchServer();
 try {
   const admin = `Bearer ${await server.token('admin@demo.test')}`;
-  const location = `Bearer ${await server.token(locationUserEmail)}`;
   const get = async (authorization: string, query: string) => {
     const started = performance.now();
     const response = await fetch(`${server.baseUrl}/api/reports/summary${query}`, { headers: { authorization } });
@@ -26,12 +25,11 @@ try {
 
   console.log('\nReports summary: the first answer of each range (cold), then warm under load');
   for (const query of ranges) console.log(`  cold ${query || '(default range)'}: ${ms(await get(admin, query))}`);
-  console.log(`  cold, All Apps by location (Sydney, Melbourne): ${ms(await get(location, ''))}`);
 
   const samples: number[] = [];
   await Promise.all(
     Array.from({ length: concurrency }, async (_, client) => {
-      for (let index = 0; index < requestsPerClient; index++) samples.push(await get(client % 4 === 3 ? location : admin, ranges[(client + index) % ranges.length] ?? ''));
+      for (let index = 0; index < requestsPerClient; index++) samples.push(await get(admin, ranges[(client + index) % ranges.length] ?? ''));
     }),
   );
   const warm = summarise(samples);
