@@ -91,6 +91,7 @@ select a.id::text, json_build_object(
   'LastApplicationStatus', a.previous_status,
   'IsComplete', a.${complete},
   'CompletionPercentage', a.percentage_complete,
+  'LastSection', a.last_section,
   'DateCreatedTimestamp', ${epoch('a.date_created')},
   'DateCompletedTimestamp', coalesce(${epoch('a.date_completed')}, -1),
   'ApplicationModeCode', case when a.application_mode_code = 'Pin' then 'Online' else 'Print & Sign' end,

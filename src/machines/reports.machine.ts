@@ -43,6 +43,7 @@ export const reportsMachine = setup({
   context: ({ input }) => ({ range: input.range, summary: undefined }),
   states: {
     data: {
+      description: 'The figures of the range in the address',
       initial: 'loading',
       states: {
         loading: {
@@ -89,6 +90,7 @@ export const reportsMachine = setup({
       },
     },
     charts: {
+      description: 'When the charts may be drawn (SUV §9: about 250 ms after the page)',
       initial: 'waiting',
       states: {
         waiting: {

@@ -68,6 +68,8 @@ export const ApplicationDetailSchema = z.object({
   LastApplicationStatus: z.string(),
   IsComplete: z.boolean(),
   CompletionPercentage: z.number(),
+  /** The last form section an incomplete application reached (issue 30); null when none is recorded. */
+  LastSection: z.optional(z.nullable(z.string())),
   DateCreatedTimestamp: z.int(),
   DateCompletedTimestamp: z.int(),
   /** 'Online' or 'Print & Sign'. */

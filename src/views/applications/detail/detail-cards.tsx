@@ -85,6 +85,7 @@ export function ProgressCard({ detail }: DetailProps) {
           </text>
         </svg>
         <p className={styles.muted}>{percent}% complete</p>
+        {detail.LastSection && <p className={styles.muted}>Last section: {detail.LastSection}</p>}
       </div>
     </Card>
   );
