@@ -272,7 +272,7 @@ export function registerVerificationRoutes(
   );
 
   app.post(
-    `${verificationBase}/:kind/:id/ref-code`,
+    `${verificationBase}/:kind/:recordNumber/ref-code`,
     {
       config: { application: 'none' },
       onRequest: anyKindRule,
@@ -284,7 +284,7 @@ export function registerVerificationRoutes(
     },
     async (request) => {
       const principal = principalOf(request);
-      const { kind, id } = request.params;
+      const { kind, recordNumber: id } = request.params;
       const claim = claimOfKind[kind];
       if (!hasClaim(principal.claims, claim)) throw forbidden(`Requires the ${claim} claim.`);
       const refCode = shownText(request.body.ref_code);

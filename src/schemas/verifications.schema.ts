@@ -80,7 +80,8 @@ export type GenerateReportResponse = z.infer<typeof GenerateReportResponseSchema
 /** POST /{company|individual}/{id without its first character}/ref-code. */
 export const RefCodeParamsSchema = z.object({
   kind: z.enum(['company', 'individual']),
-  id: z.string().check(z.regex(/^[0-9]{1,15}$/, 'id: must be the numeric part of a verification id')),
+  // Not `id`: a write route's `id` names an application (server/api/application-write-rule.ts).
+  recordNumber: z.string().check(z.regex(/^[0-9]{1,15}$/, 'id: must be the numeric part of a verification id')),
 });
 /** SUV §5: no validation beyond a length bound (and the server's shown-text rule). */
 export const RefCodeRequestSchema = z.object({ ref_code: text('ref_code', 100) });

@@ -49,10 +49,19 @@ describe('the per-account write limit', () => {
     expect(unlimited).toEqual([]);
     expect(authenticated.length).toBeGreaterThan(20);
     // Writes anyone may send are few and known; each has its own per-address limit (rate-limits.ts).
+    // The account pages before a sign-in (reset, invitation, second step) and the link holders' pages.
     expect(anonymous.sort()).toEqual([
+      'POST /account/forgotpassword',
+      'POST /account/resetpassword',
+      'POST /api/account/validatetoken',
       'POST /api/monitoring',
+      'POST /entity-verification/sandbox/biometric/:token',
       'POST /external/application-form/:guid',
+      'POST /interaction/:uid/enrolmfa',
       'POST /interaction/:uid/login',
+      'POST /interaction/:uid/loginmfa',
+      'POST /invitation/:token',
+      'POST /invitation/:token/renew',
     ]);
   });
 

@@ -28,8 +28,10 @@ beforeAll(async () => {
   server = await startTestServer();
   apps = await tenantApplications(server);
   owners = await ownerUserIds(server);
-  // A listed application with an owner and a status of its own, in the middle of the table.
-  const listed = apps.filter((row) => row.status === 'Complete' && row.ownerId && owners.has(row.ownerId)).sort((a, b) => a.id - b.id);
+  // A listed application with an owner and a status of its own, in the middle of the table, found by every case's search.
+  const listed = apps
+    .filter((row) => row.status === 'Complete' && row.ownerId && owners.has(row.ownerId) && matches(row, { q: 'a' }))
+    .sort((a, b) => a.id - b.id);
   target = listed[Math.floor(listed.length / 2)]!;
 });
 afterAll(() => server.close());

@@ -13,7 +13,8 @@ let server: TestServer;
 /** A tenant that requires a second step of its Admin Staff (Full Access) and guards the admin claim with it. */
 const strictHost = 'strict.localhost';
 beforeAll(async () => {
-  server = await startTestServer();
+  // Every test here signs in several times from one address: the per-address form limit is abuse-limits.test.ts's subject.
+  server = await startTestServer({ RATE_LIMIT_SIGN_IN: '1000' });
   const demo = seedTenants[0]!;
   await server.db.insert(tenants).values({
     ...demo,

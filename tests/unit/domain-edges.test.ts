@@ -134,6 +134,7 @@ describe('list query parameters at their limits (AM §7)', () => {
     });
     expect(emptyFilters).toEqual({
       status: [], label: [], sysLabel: [], assignee: [], subBrand: [], products: [], mustHaveAllSelectedProducts: false, search: [],
+      applicationType: [], completed: null, completedFrom: null, completedTo: null, createdFrom: null, createdTo: null,
     });
   });
 
