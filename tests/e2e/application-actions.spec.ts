@@ -82,6 +82,8 @@ test.describe('application actions', () => {
     await dialog.getByRole('button', { name: 'Unlock', exact: true }).click();
     // It closes itself on success; the refetched detail shows the status it went back to.
     await expect(dialog).toBeHidden();
+    // The menu item that opened it left with the menu: focus goes back to Actions, not <body>.
+    await expect(actionsButton(page)).toBeFocused();
     await expect(page.getByRole('status').filter({ hasText: 'Completed successfully.' })).toHaveCount(1);
     await expect(latestActivity(page)).toContainText(/Application unlocked \(back to .+\) by Avery Admin/);
     await expect(statusValue(page)).not.toContainText('Locked');
@@ -100,6 +102,7 @@ test.describe('application actions', () => {
     await page.screenshot({ path: 'test-results/actions-email-sent.png' });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
+    await expect(actionsButton(page)).toBeFocused();
     await expect(latestActivity(page)).toContainText(/Resume link e-mailed to .+ by Avery Admin/);
 
     await page.goto('/outbox');

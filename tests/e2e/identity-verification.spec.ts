@@ -169,6 +169,8 @@ test.describe('identity verification', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
+    // The item that opened it left with its menu: focus goes back to Verify…, not <body>.
+    await expect(menuButton(page, 'Jane Fail')).toBeFocused();
     await expect(requirements(page).getByText('Not verified')).toBeVisible();
   });
 
