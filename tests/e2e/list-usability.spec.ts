@@ -184,6 +184,52 @@ test.describe('application list usability (issue 16)', () => {
     await expect(page.getByText(/could not be loaded/)).toHaveCount(0);
   });
 
+  test('6e. Filters, Upload Applications and New open at once: their code comes ahead, and they do not wait out the Suspense throttle (issue 32)', async ({ page }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    /** The modal's chunk has come, and a moment for the chunks it imports to come and run. */
+    const codeOf = async (chunk: RegExp) => {
+      await page.waitForResponse((response) => chunk.test(new URL(response.url()).pathname));
+      await page.waitForTimeout(1000);
+    };
+    /** Presses the control named `name` in the page and times it until a dialog shows. */
+    const msToDialog = (name: string) =>
+      page.evaluate(
+        (name) =>
+          new Promise<number>((resolve) => {
+            const target = [...document.querySelectorAll<HTMLElement>('button, [role="menuitem"]')].find(
+              (element) => element.textContent?.trim() === name,
+            );
+            const started = performance.now();
+            target?.click();
+            const check = () =>
+              document.querySelector('[role="dialog"]') ? resolve(performance.now() - started) : requestAnimationFrame(check);
+            check();
+          }),
+        name,
+      );
+    // React holds a suspended modal back about 300 ms; a preloaded one shows within a few frames.
+    const filtersCode = codeOf(/\/filters-modal-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'Filters' }).hover();
+    await filtersCode;
+    expect(await msToDialog('Filters')).toBeLessThan(250);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    const uploadCode = codeOf(/\/bulk-upload-modal-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'More' }).click();
+    await uploadCode;
+    await expect(page.getByRole('menuitem', { name: 'Upload Applications' })).toBeVisible();
+    expect(await msToDialog('Upload Applications')).toBeLessThan(250);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    const newCode = codeOf(/\/new-application-modals-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'New', exact: true }).hover();
+    await newCode;
+    expect(await msToDialog('New')).toBeLessThan(250);
+  });
+
   test('7. the email view names an application without an account name', async ({ page }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
     await signInAt(page, '/list', 'staff@demo.test');
