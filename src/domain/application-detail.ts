@@ -110,6 +110,12 @@ export interface DetailCards {
   exceptions: boolean;
   documents: boolean;
   uploadDocuments: boolean;
+  /**
+   * Issue 32: where the upload is offered. The Documents card holds it; when that card is hidden
+   * (before completion, ShowDocumentListBeforeCompletion off) the Outstanding documents card, which
+   * asks for the documents, offers it instead.
+   */
+  uploadIn: 'documents' | 'outstanding' | undefined;
   downloadDocuments: boolean;
   /** ShowEVSummaryResult swaps the Identification requirements card for the Electronic Verification summary. */
   identification: 'requirements' | 'evSummary';
@@ -133,11 +139,14 @@ export function detailCards(
   // Issue 27: nothing is added to an application the write rule closes (a depersonalised one).
   const writable = isWritable(detail.Status);
   const addComment = hasClaim(claims, 'comment.add') && writable;
+  const documents = hasClaim(claims, 'document.view') && (complete || settings.showDocumentListBeforeCompletion);
+  const uploadDocuments = hasClaim(claims, 'document.upload') && writable;
   return {
     progress: !complete,
     exceptions: hasClaim(claims, 'exceptions.view'),
-    documents: hasClaim(claims, 'document.view') && (complete || settings.showDocumentListBeforeCompletion),
-    uploadDocuments: hasClaim(claims, 'document.upload') && writable,
+    documents,
+    uploadDocuments,
+    uploadIn: !uploadDocuments ? undefined : documents ? 'documents' : 'outstanding',
     downloadDocuments: hasClaim(claims, 'document.download'),
     identification: settings.showEVSummaryResult ? 'evSummary' : 'requirements',
     tax: hasClaim(claims, 'app.taxdetails.viewsummary'),

@@ -86,15 +86,16 @@ export const columnLabels: Record<ListColumnName, string> = {
  */
 export const columnWidthsRem: Record<ListColumnName, number> = {
   ID: 3.75,
-  Email: 7,
-  ClientName: 6,
+  Email: 5.25,
+  ClientName: 5.25,
   CreatedDate: 5,
   Owner: 5,
   PercentageComplete: 5,
   DocsRequired: 5.5,
   Status: 6.25,
-  Label: 4,
-  SystemLabel: 4.5,
+  // Room for the longest single word of a label or tag ('Compliance', 'Re-papered'): a word never breaks.
+  Label: 5.5,
+  SystemLabel: 5.5,
   Actions: 3,
   ExternalId: 5.5,
   DateCompleted: 5.5,

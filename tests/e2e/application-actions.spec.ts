@@ -82,6 +82,8 @@ test.describe('application actions', () => {
     await dialog.getByRole('button', { name: 'Unlock', exact: true }).click();
     // It closes itself on success; the refetched detail shows the status it went back to.
     await expect(dialog).toBeHidden();
+    // The menu item that opened it left with the menu: focus goes back to Actions, not <body>.
+    await expect(actionsButton(page)).toBeFocused();
     await expect(page.getByRole('status').filter({ hasText: 'Completed successfully.' })).toHaveCount(1);
     await expect(latestActivity(page)).toContainText(/Application unlocked \(back to .+\) by Avery Admin/);
     await expect(statusValue(page)).not.toContainText('Locked');
@@ -100,6 +102,7 @@ test.describe('application actions', () => {
     await page.screenshot({ path: 'test-results/actions-email-sent.png' });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
+    await expect(actionsButton(page)).toBeFocused();
     await expect(latestActivity(page)).toContainText(/Resume link e-mailed to .+ by Avery Admin/);
 
     await page.goto('/outbox');
@@ -208,10 +211,15 @@ test.describe('application actions', () => {
     await signInAt(page, listOf('Adviser submit'), 'admin@demo.test');
     const id = await openRow(page, 0);
     await (await openMenu(page)).getByRole('menuitem', { name: 'Cancel Application', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Cancel application' });
+    const dialog = page.getByRole('dialog', { name: 'Cancel 1 application(s)' });
+    await expect(dialog).toContainText(String(id));
     await dialog.getByRole('button', { name: 'Cancel 1 application(s)' }).click();
-    await expect(dialog.getByRole('status')).toHaveText('Application(s) cancelled');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // AM §8: the list's result view, the application with its status (Cancelled or Error).
+    const done = page.getByRole('dialog', { name: 'Application(s) cancelled' });
+    await expect(done.getByRole('listitem')).toHaveCount(1);
+    await expect(done.getByRole('listitem')).toContainText(String(id));
+    await expect(done.getByText('Cancelled', { exact: true })).toBeVisible();
+    await done.getByRole('button', { name: 'Close' }).click();
     // Cancelled applications leave every listing: the person is back where they came from, without it.
     await expect(page).toHaveURL(/\/list\/all\?status=/);
     await expect(rows(page).first()).toBeVisible();

@@ -159,6 +159,19 @@ test.describe('application detail', () => {
     expect(id).toMatch(/^\d+$/);
   });
 
+  test('before completion, with the document list hidden, Outstanding documents offers the upload (issue 32)', async ({ page }) => {
+    // The demo tenant has ShowDocumentListBeforeCompletion off: no Documents card before completion.
+    await signInAt(page, '/list/all?status=%5B%22Primary%20edit%22%5D', 'admin@demo.test');
+    await openFirstRow(page);
+    await expect(heading(page, 'Documents')).toHaveCount(0);
+    const outstanding = card(page, 'Outstanding documents');
+    await expect(outstanding.getByRole('button', { name: 'Choose files' })).toBeVisible();
+    const pdfName = `outstanding-${Date.now()}.pdf`;
+    await outstanding.locator('input[type=file]').setInputFiles({ name: pdfName, mimeType: 'application/pdf', buffer: pdfBytes });
+    await expect(outstanding.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: pdfName })).toContainText('Uploaded');
+    await expect(card(page, 'Activity feed').getByRole('listitem').first()).toContainText(`Document ${pdfName} uploaded by Avery Admin`);
+  });
+
   test("a missing id and another tenant's application both read not found", async ({ page, browser, baseURL }) => {
     // Another tenant's application id, as its own admin sees it.
     const acme = await browser.newPage();

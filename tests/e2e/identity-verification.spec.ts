@@ -169,7 +169,10 @@ test.describe('identity verification', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
-    await expect(requirements(page).getByText('Not verified')).toBeVisible();
+    // The item that opened it left with its menu: focus goes back to Verify…, not <body>.
+    await expect(menuButton(page, 'Jane Fail')).toBeFocused();
+    // Her requirement only: the application has a second individual, also not verified.
+    await expect(requirements(page).getByRole('listitem').filter({ hasText: 'Jane Fail' }).getByText('Not verified')).toBeVisible();
   });
 
   test('a user without the verification claims sees no verification items', async ({ page }) => {

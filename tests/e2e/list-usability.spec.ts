@@ -97,6 +97,65 @@ test.describe('application list usability (issue 16)', () => {
     });
   }
 
+  test('3b. statuses and labels break between words, never inside one, and no chip is cut (issue 32)', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    /** The words of `locator`'s elements that the browser laid out across more than one line. */
+    const brokenWords = (locator: Locator) =>
+      locator.evaluateAll((elements) =>
+        elements.flatMap((element) => {
+          const text = element.firstChild;
+          if (!(text instanceof Text)) return [];
+          const broken: string[] = [];
+          // A line may end at a space or after a hyphen ('Re-papered'), never inside a word.
+          for (const match of text.data.matchAll(/[^\s-]+/g)) {
+            const range = document.createRange();
+            range.setStart(text, match.index);
+            range.setEnd(text, match.index + match[0].length);
+            const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            if (tops.size > 1) broken.push(match[0]);
+          }
+          return broken;
+        }),
+      );
+    await signInAt(page, '/list/all?status=%5B%22Depersonalised%22%5D', 'admin@demo.test');
+    await waitForRows(page);
+    const statuses = grid(page).locator('td span[data-style]');
+    await expect(statuses.first()).toHaveText('Depersonalised');
+    expect(await brokenWords(statuses)).toEqual([]);
+    expect(await statuses.evaluateAll((elements) => elements.filter((element) => element.scrollWidth > element.clientWidth).length)).toBe(0);
+
+    await page.goto('/list/all?label=%5B%22Awaiting%20docs%22%5D');
+    await waitForRows(page);
+    // The demo labels and tags (e-mail addresses may break anywhere: they have no spaces to break at).
+    const labels = grid(page)
+      .locator('td span[title]')
+      .filter({ hasText: /^(Follow up|Urgent|Awaiting client|Awaiting docs|Compliance|High value|Priority|Referred|VIP|On hold|Call back|Escalated|Bulk upload|API|Migrated|Re-papered|Adviser portal)$/ });
+    await expect(labels.filter({ hasText: /^Awaiting docs$/ }).first()).toBeVisible();
+    expect(await brokenWords(labels)).toEqual([]);
+  });
+
+  test('3c. the side navigation is coloured down to the bottom of a long page (issue 32)', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 700 });
+    await signInAt(page, '/list/all/1/100', 'admin@demo.test');
+    await waitForRows(page);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    /** Scrolled to the very bottom, the navigation (which paints the brand colour) still reaches the window's bottom edge. */
+    const reachesBottom = async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect
+        .poll(() => nav.evaluate((element) => Math.round(window.innerHeight - element.getBoundingClientRect().bottom)))
+        .toBeLessThanOrEqual(0);
+    };
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(1400);
+    await reachesBottom();
+
+    // The detail, whose cards run longer than the window.
+    await dataRows(page).first().getByRole('rowheader').click();
+    await expect(page.getByRole('heading', { level: 1, name: /^Application \(/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Comments', exact: true })).toBeVisible();
+    await reachesBottom();
+  });
+
   test('4. a page past the end says so near the top and leads to the last page', async ({ page }) => {
     await signInAt(page, '/list/all/9999', 'admin@demo.test');
     const last = page.getByRole('link', { name: /^Go to the last page/ });
@@ -182,6 +241,52 @@ test.describe('application list usability (issue 16)', () => {
     await signInAt(page, '/list/all?q=Evans', 'staff@demo.test');
     await expect(page).toHaveURL(/\/list\?q=Evans/);
     await expect(page.getByText(/could not be loaded/)).toHaveCount(0);
+  });
+
+  test('6e. Filters, Upload Applications and New open at once: their code comes ahead, and they do not wait out the Suspense throttle (issue 32)', async ({ page }) => {
+    await signInAt(page, '/list/all', 'admin@demo.test');
+    await waitForRows(page);
+    /** The modal's chunk has come, and a moment for the chunks it imports to come and run. */
+    const codeOf = async (chunk: RegExp) => {
+      await page.waitForResponse((response) => chunk.test(new URL(response.url()).pathname));
+      await page.waitForTimeout(1000);
+    };
+    /** Presses the control named `name` in the page and times it until a dialog shows. */
+    const msToDialog = (name: string) =>
+      page.evaluate(
+        (name) =>
+          new Promise<number>((resolve) => {
+            const target = [...document.querySelectorAll<HTMLElement>('button, [role="menuitem"]')].find(
+              (element) => element.textContent?.trim() === name,
+            );
+            const started = performance.now();
+            target?.click();
+            const check = () =>
+              document.querySelector('[role="dialog"]') ? resolve(performance.now() - started) : requestAnimationFrame(check);
+            check();
+          }),
+        name,
+      );
+    // React holds a suspended modal back about 300 ms; a preloaded one shows within a few frames.
+    const filtersCode = codeOf(/\/filters-modal-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'Filters' }).hover();
+    await filtersCode;
+    expect(await msToDialog('Filters')).toBeLessThan(250);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    const uploadCode = codeOf(/\/bulk-upload-modal-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'More' }).click();
+    await uploadCode;
+    await expect(page.getByRole('menuitem', { name: 'Upload Applications' })).toBeVisible();
+    expect(await msToDialog('Upload Applications')).toBeLessThan(250);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    const newCode = codeOf(/\/new-application-modals-[^/]*\.js$/);
+    await page.getByRole('button', { name: 'New', exact: true }).hover();
+    await newCode;
+    expect(await msToDialog('New')).toBeLessThan(250);
   });
 
   test('7. the email view names an application without an account name', async ({ page }) => {

@@ -52,6 +52,14 @@ test('when the session cannot be renewed any more it ends on /timeout', async ({
   await expect(page.getByText('Your session has expired.')).toBeVisible();
 });
 
+test("/timeout carries the tenant's name and colours although it lies outside the session", async ({ page, baseURL }) => {
+  const acme = `http://acme.localhost:${new URL(baseURL!).port}`;
+  await page.goto(`${acme}/timeout`);
+  await expect(page.getByText('Your session has expired.')).toBeVisible();
+  await expect(page).toHaveTitle('Acme Super');
+  await expect.poll(() => page.evaluate(() => document.documentElement.style.getPropertyValue('--brand-primary'))).toBe('#1f7a4d');
+});
+
 test('a network failure is reported to the monitoring tunnel', async ({ page }) => {
   await signInAt(page, '/settings', 'staff@demo.test');
   await page.route('**/api/account/info', (route) => route.abort('connectionfailed'));

@@ -181,6 +181,22 @@ describe('cards and controls by claim (AM §6), one claim at a time', () => {
     expect(cards.documents).toBe(shown);
   });
   it.each([
+    // claims, complete, ShowDocumentListBeforeCompletion, status, where the upload is offered
+    [applicationManagerClaims, true, false, 'Complete', 'documents'],
+    [applicationManagerClaims, false, true, 'Primary edit', 'documents'],
+    // Issue 32: the Documents card is hidden before completion, so Outstanding documents offers it.
+    [applicationManagerClaims, false, false, 'Primary edit', 'outstanding'],
+    [['document.upload'], true, true, 'Complete', 'outstanding'],
+    [applicationManagerClaims.filter((claim) => claim !== 'document.upload'), false, false, 'Primary edit', undefined],
+    [applicationManagerClaims, false, false, 'Depersonalised', undefined],
+  ] as const)('upload %j, complete %s, before-completion %s, %s: offered in %s', (claims, complete, before, Status, where) => {
+    const cards = detailCards(detail({ IsComplete: complete, Status }), claims, {
+      ...defaultDetailSettings,
+      showDocumentListBeforeCompletion: before,
+    });
+    expect(cards.uploadIn).toBe(where);
+  });
+  it.each([
     [false, 'requirements'],
     [true, 'evSummary'],
   ] as const)('ShowEVSummaryResult %s shows %s', (setting, card) => {

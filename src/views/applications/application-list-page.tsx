@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../shell/use-document-title.ts';
 import { Button } from '../ui/button.tsx';
 import { ListActionBar } from './list-action-bar.tsx';
 import { ListDialogs } from './list-dialogs.tsx';
+import { FiltersModal } from './list-modals.ts';
 import { FilterSummary, ListFilterBar } from './list-filter-bar.tsx';
 import { ListNavigateContext, useEffectiveView, useList, useListNavigate, useListSend } from './list-hooks.ts';
 import { ListPagination } from './list-pagination.tsx';
@@ -17,7 +18,6 @@ import styles from './application-list.module.css';
 
 // Loaded when first used, not with the list (ARCHITECTURE §3: heavy parts load lazily; the
 // multi-selects and the split view are react-aria collections of their own).
-const FiltersModal = lazy(() => import('./filters-modal.tsx').then((module) => ({ default: module.FiltersModal })));
 const EmailView = lazy(() => import('./email-view.tsx').then((module) => ({ default: module.EmailView })));
 
 /**

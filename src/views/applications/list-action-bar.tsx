@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import type { Key } from 'react-aria-components';
 import { withQueryChange } from '../../domain/application-query.ts';
 import { cancelApplicationsLabel, hasMoreMenu } from '../../domain/list-permissions.ts';
@@ -10,10 +10,8 @@ import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../ui/menu.tsx';
 import { SegmentedLinks } from '../ui/segmented-links.tsx';
 import { ToggleButtons } from '../ui/toggle-buttons.tsx';
 import { useEffectiveView, useList, useListPermissions, useListSend } from './list-hooks.ts';
+import { BulkUploadModal, preloadBulkUploadModal, preloadNewApplicationModals } from './list-modals.ts';
 import styles from './application-list.module.css';
-
-// Lazy: react-dropzone and the modal load when Upload Applications is chosen, not with the list.
-const BulkUploadModal = lazy(() => import('./bulk-upload-modal.tsx'));
 
 /** AM §2 action bar: My Apps / All Apps, New, More, the list/email view toggle and refresh. */
 export function ListActionBar() {
@@ -28,7 +26,13 @@ export function ListActionBar() {
       {permissions.scopeToggle && <ScopeToggle />}
       <span className={styles.spacer} />
       {permissions.newApplication && (
-        <Button variant="primary" isPending={creating} onPress={() => send({ type: 'application.new' })}>
+        <Button
+          variant="primary"
+          isPending={creating}
+          onHoverStart={preloadNewApplicationModals}
+          onFocus={preloadNewApplicationModals}
+          onPress={() => send({ type: 'application.new' })}
+        >
           <PlusIcon />
           New
         </Button>
@@ -81,6 +85,9 @@ function MoreMenu() {
   const [uploadOpen, setUploadOpen] = useState(false);
   const closeUpload = useCallback(() => setUploadOpen(false), []);
   const refreshList = useCallback(() => send({ type: 'list.refresh' }), [send]);
+  const loadUpload = () => {
+    if (permissions.bulkUpload) void preloadBulkUploadModal();
+  };
 
   const disabledKeys = [...(canExport ? [] : ['export']), ...(canCancel ? [] : ['cancel'])];
   const onAction = (key: Key) => {
@@ -91,7 +98,8 @@ function MoreMenu() {
   return (
     <>
       <MenuTrigger>
-        <Button>
+        {/* react-dropzone and the upload modal load when More is hovered or focused, not with the list. */}
+        <Button onHoverStart={loadUpload} onFocus={loadUpload}>
           More
           <ChevronDownIcon />
         </Button>

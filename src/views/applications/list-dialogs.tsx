@@ -1,15 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { useList } from './list-hooks.ts';
+import { NewApplicationFailure, NewOnBehalfModal } from './list-modals.ts';
 
 // The dialogs' code (react-aria's modal, the owner picker's searchable select) loads when one first
-// opens, not with the list.
+// opens, not with the list (New's are fetched ahead when New is hovered or focused).
 const CancelApplicationsModal = lazy(() => import('./cancel-applications-modal.tsx'));
-const NewApplicationFailure = lazy(() =>
-  import('./new-application-modals.tsx').then((module) => ({ default: module.NewApplicationFailure })),
-);
-const NewOnBehalfModal = lazy(() =>
-  import('./new-application-modals.tsx').then((module) => ({ default: module.NewOnBehalfModal })),
-);
 
 /** The dialogs the list machine has open: cancel, New (on behalf or its failure), export failure. */
 export function ListDialogs() {

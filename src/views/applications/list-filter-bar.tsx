@@ -6,7 +6,10 @@ import { Button } from '../ui/button.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import focus from '../ui/focus.module.css';
 import { useList, useListSend } from './list-hooks.ts';
+import { preloadFiltersModal } from './list-modals.ts';
 import styles from './application-list.module.css';
+
+const loadFilters = () => void preloadFiltersModal();
 
 /** AM §2 filter bar: the text search and the 'Filters' modal opener. */
 export function ListFilterBar() {
@@ -49,7 +52,7 @@ export function ListFilterBar() {
         />
         <Button type="submit">Search</Button>
       </form>
-      <Button onPress={() => send({ type: 'filters.open' })}>
+      <Button onHoverStart={loadFilters} onFocus={loadFilters} onPress={() => send({ type: 'filters.open' })}>
         <FilterIcon />
         Filters
         {activeFilters > 0 && (

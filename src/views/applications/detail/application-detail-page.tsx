@@ -123,7 +123,7 @@ function DetailLayout({ detail }: { detail: ApplicationDetail }) {
         <ApprovalCard detail={detail} />
         {cards.documents && <DocumentsCard detail={detail} cards={cards} />}
         <IdentificationCard detail={detail} kind={cards.identification} />
-        <OutstandingDocumentsCard detail={detail} />
+        <OutstandingDocumentsCard detail={detail} cards={cards} />
         {cards.tax && <TaxCard detail={detail} />}
         {cards.vpn && <VpnCard />}
         {cards.comments && <CommentsCard cards={cards} />}

@@ -9,6 +9,7 @@ import {
   progressPercent,
   taxDisplay,
   vpnUnavailableText,
+  type DetailCards,
   type DetailRow,
 } from '../../../domain/application-detail.ts';
 import { requirementIndividualName } from '../../../domain/identity-verification.ts';
@@ -17,6 +18,7 @@ import type { ApplicationDetail } from '../../../schemas/application-detail.sche
 import { Button } from '../../ui/button.tsx';
 import { Tooltip } from '../../ui/tooltip.tsx';
 import { Card, Field } from './detail-card.tsx';
+import { DocumentDropzone } from './documents-card.tsx';
 import { ApproverActions, DetailRowValue, EditableValue } from './editors/editor-controls.tsx';
 import { useDetailSelector, useDetailSend } from './detail-hooks.ts';
 import { SanitizedHtml } from './sanitized-html.tsx';
@@ -225,8 +227,11 @@ export function IdentificationCard({ detail, kind }: DetailProps & { kind: 'requ
   );
 }
 
-/** AM §2 Outstanding documents (the Additional Documents card). */
-export function OutstandingDocumentsCard({ detail }: DetailProps) {
+/**
+ * AM §2 Outstanding documents (the Additional Documents card). It asks for documents, so it offers
+ * their upload when the Documents card, which otherwise holds it, is hidden (issue 32).
+ */
+export function OutstandingDocumentsCard({ detail, cards }: DetailProps & { cards: DetailCards }) {
   const outstanding = detail.OutstandingDocuments;
   return (
     <Card title="Outstanding documents">
@@ -242,6 +247,7 @@ export function OutstandingDocumentsCard({ detail }: DetailProps) {
           ))}
         </ul>
       )}
+      {cards.uploadIn === 'outstanding' && <DocumentDropzone />}
     </Card>
   );
 }

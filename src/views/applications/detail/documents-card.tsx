@@ -60,12 +60,13 @@ export function DocumentsCard({ detail, cards }: { detail: ApplicationDetail; ca
           The download failed. Please try again.
         </p>
       )}
-      {cards.uploadDocuments && <DocumentDropzone />}
+      {cards.uploadIn === 'documents' && <DocumentDropzone />}
     </Card>
   );
 }
 
-function DocumentDropzone() {
+/** Drop or choose files to upload (document.upload), with each file's progress and result. */
+export function DocumentDropzone() {
   const send = useDetailSend();
   const uploads = useDetailSelector((snapshot) => snapshot.context.uploads);
   const onDrop = useCallback((files: File[]) => send({ type: 'documents.add', files }), [send]);

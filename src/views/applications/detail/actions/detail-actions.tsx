@@ -6,6 +6,7 @@ import { requestEditMachine } from '../../../../machines/request-edit.machine.ts
 import type { ApplicationDetail } from '../../../../schemas/application-detail.schema.ts';
 import { Button } from '../../../ui/button.tsx';
 import { preloadableLazy } from '../../../ui/preloadable-lazy.tsx';
+import { useReturnFocus } from '../../../ui/use-return-focus.ts';
 import { useDetailSelector, useDetailSend } from '../detail-hooks.ts';
 import type { ModalMenuItem } from './menu-action-modal.tsx';
 import focus from '../../../ui/focus.module.css';
@@ -64,7 +65,8 @@ export function DetailActions({ detail, backTo }: { detail: ApplicationDetail; b
     };
   }, [requests, refetch]);
 
-  const actionsButton = useRef<HTMLButtonElement>(null);
+  // The menu's items leave with it: closing a modal they opened puts focus back on Actions.
+  const { triggerRef: actionsButton, returnFocus } = useReturnFocus<HTMLButtonElement>();
   const [menuOpen, setMenuOpen] = useState(false);
   const [openItem, setOpenItem] = useState<ModalMenuItem | undefined>();
   const [announcement, setAnnouncement] = useState('');
@@ -78,8 +80,9 @@ export function DetailActions({ detail, backTo }: { detail: ApplicationDetail; b
       // A modal that closed itself on success still has its text said (AM §8 texts).
       if (result.changed) setAnnouncement(result.resultText);
       if (removed.current) void navigate(backTo);
+      else returnFocus();
     },
-    [navigate, backTo],
+    [navigate, backTo, returnFocus],
   );
 
   const choose = (item: ActionsMenuItem) => {

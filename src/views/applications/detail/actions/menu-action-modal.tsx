@@ -1,8 +1,8 @@
 import type { ActionsMenuItem } from '../../../../domain/actions-menu.ts';
-import { cancelApplicationsLabel } from '../../../../domain/list-permissions.ts';
 import type { ConfirmActionInput } from '../../../../machines/confirm-action.machine.ts';
 import { actionTexts } from '../../../../schemas/application-actions.schema.ts';
 import type { ApplicationDetail } from '../../../../schemas/application-detail.schema.ts';
+import { DetailCancelModal } from './detail-cancel-modal.tsx';
 import ConfirmActionModal, { type ConfirmActionModalProps, type ConfirmActionTexts } from './confirm-action-modal.tsx';
 import styles from './actions.module.css';
 
@@ -20,8 +20,11 @@ function SubjectLine({ detail }: { detail: Subject }) {
   );
 }
 
+/** The menu items that open the generic confirm modal (Cancel has the list's cancel modal). */
+type ConfirmMenuItem = Exclude<ModalMenuItem, { kind: 'cancel' }>;
+
 /** AM §2 the modal of each menu item: its call, its texts (AM §8) and whether it closes itself. */
-export function menuItemModal(item: ModalMenuItem, detail: Subject): { texts: ConfirmActionTexts; input: ConfirmActionInput } {
+export function menuItemModal(item: ConfirmMenuItem, detail: Subject): { texts: ConfirmActionTexts; input: ConfirmActionInput } {
   const applicationId = String(detail.ApplicationId);
   const applicationGuid = detail.ApplicationGuid;
   switch (item.kind) {
@@ -76,21 +79,6 @@ export function menuItemModal(item: ModalMenuItem, detail: Subject): { texts: Co
         },
         input: { call: { type: 'triggerApi', request: { ApplicationGuid: applicationGuid, ApiName: item.apiName } } },
       };
-    case 'cancel':
-      return {
-        texts: {
-          title: 'Cancel application',
-          question: (
-            <>
-              <p>Are you sure you want to cancel the following application(s)?</p>
-              <SubjectLine detail={detail} />
-            </>
-          ),
-          confirmLabel: cancelApplicationsLabel(1),
-        },
-        // AM §4/§8: a cancelled application leaves every listing; the result reads 'Application(s) cancelled'.
-        input: { call: { type: 'cancel', applicationGuid }, successText: 'Application(s) cancelled', removesApplication: true },
-      };
     case 'depersonalise':
       return {
         texts: {
@@ -120,6 +108,8 @@ export default function MenuActionModal({
   detail,
   ...handlers
 }: { item: ModalMenuItem; detail: Subject } & Omit<ConfirmActionModalProps, 'texts' | 'input'>) {
+  // AM §8: one result view for every cancel, with Cancelled or Error per application.
+  if (item.kind === 'cancel') return <DetailCancelModal detail={detail} onRemoved={handlers.onRemoved} onClose={handlers.onClose} />;
   const { texts, input } = menuItemModal(item, detail);
   return <ConfirmActionModal texts={texts} input={input} {...handlers} />;
 }

@@ -9,6 +9,7 @@ import type { VerificationMode } from '../../../../schemas/identity-verification
 import { Button } from '../../../ui/button.tsx';
 import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../../../ui/menu.tsx';
 import { preloadableLazy } from '../../../ui/preloadable-lazy.tsx';
+import { useReturnFocus } from '../../../ui/use-return-focus.ts';
 import { useDetailSelector, useDetailSend } from '../detail-hooks.ts';
 
 /** The modal (and, for re-verification, rjsf) load when the menu first opens, never with the detail. */
@@ -43,7 +44,12 @@ export function RequirementVerificationMenu({
   const send = useDetailSend();
   // Which modal is open is this control's own display state; the workflow is the modal's machine.
   const [mode, setMode] = useState<VerificationMode | undefined>(undefined);
-  const onClose = useCallback(() => setMode(undefined), []);
+  // The chosen item left with its menu: closing the modal puts focus back on Verify….
+  const { triggerRef, returnFocus } = useReturnFocus<HTMLButtonElement>();
+  const onClose = useCallback(() => {
+    setMode(undefined);
+    returnFocus();
+  }, [returnFocus]);
   const onChanged = useCallback(() => send({ type: 'detail.refetch' }), [send]);
   const modes = verificationMenuModes(claims, requirement, applicationStatus);
   if (modes.length === 0) return null;
@@ -54,7 +60,7 @@ export function RequirementVerificationMenu({
           if (isOpen) prefetch(modes);
         }}
       >
-        <Button aria-label={`Verification options for ${individualName}`}>Verify…</Button>
+        <Button ref={triggerRef} aria-label={`Verification options for ${individualName}`}>Verify…</Button>
         <MenuPopover>
           <Menu onAction={(key) => setMode(modes.find((candidate) => candidate === key))}>
             {modes.map((item) => (
