@@ -92,14 +92,17 @@ export async function seedDemo(db: Database): Promise<void> {
   await seedDemoApplications(db);
   await seedVerificationExamples(db);
   // After the applications, so that their generated owners and names stay as they were.
-  await insertMissingAccounts(db, verificationDemoAccounts);
+  await insertMissingAccounts(db, laterDemoAccounts);
   await seedUserManagement(db, seedTenants.map((tenant) => tenant.id), demoRoles, demoPassword);
   await seedDemoVerifications(db);
 }
 
-/** Issue 29: an account with the individual verification claims only (it lands on the Individual tab). */
-export const verificationDemoAccounts = [
+/** Accounts added after the applications (their generated owners stay as they were). */
+export const laterDemoAccounts = [
+  // Issue 29: the individual verification claims only (lands on the Individual tab).
   { tenantId: 'demo', email: 'verifier@demo.test', firstName: 'Vera', lastName: 'Verifier', roleName: 'Staff', claims: ['entityverification.access', 'entityverification.individual'] },
+  // The session journey changes this account's password; no other test signs in with it.
+  { tenantId: 'acme', email: 'sessions@acme.test', firstName: 'Sasha', lastName: 'Sessions', roleName: 'Staff', claims: ['view.myapps', 'app.view'] },
 ];
 
 async function insertMissingAccounts(db: Database, accounts: typeof demoAccounts) {

@@ -28,11 +28,11 @@ test('change password, be signed out, then sign in with the new one', async ({ p
 test('a 401 from the API shows the timed-out screen, re-authenticates and returns to the same address', async ({ browser, baseURL }) => {
   const acme = `http://acme.localhost:${new URL(baseURL!).port}`;
   const first = await (await browser.newContext()).newPage();
-  await signInAt(first, `${acme}/settings`, 'admin@acme.test');
+  await signInAt(first, `${acme}/settings`, 'sessions@acme.test');
 
   // The same person changes the password in another browser: every session ends on the server.
   const second = await (await browser.newContext()).newPage();
-  await signInAt(second, `${acme}/settings`, 'admin@acme.test');
+  await signInAt(second, `${acme}/settings`, 'sessions@acme.test');
   await changePassword(second, demoPassword, 'Acme-Passw0rd!2');
   await expect(second.getByRole('dialog').getByText(/password has been changed/i)).toBeVisible();
 
@@ -40,7 +40,7 @@ test('a 401 from the API shows the timed-out screen, re-authenticates and return
   await changePassword(first, demoPassword, 'Whatever-Passw0rd!3');
   await expect(first.getByText('The session has timed out. Redirecting to Authentication')).toBeVisible();
   await expect(first.getByRole('button', { name: 'Sign in' })).toBeVisible({ timeout: 15_000 });
-  await submitLogin(first, 'admin@acme.test', 'Acme-Passw0rd!2');
+  await submitLogin(first, 'sessions@acme.test', 'Acme-Passw0rd!2');
   await expect(first).toHaveURL(`${acme}/settings`);
   await expect(first.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });

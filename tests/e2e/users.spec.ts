@@ -56,7 +56,7 @@ test('search and page through the users; the address carries q and the page, def
 });
 
 test('a user without the claim sees the red alert', async ({ page }) => {
-  await signInAt(page, '/users', 'manager@demo.test');
+  await signInAt(page, '/users', 'staff@demo.test');
   await expect(page.getByRole('alert')).toHaveText('You do not have permission to view this page.');
 });
 
