@@ -16,7 +16,8 @@ export interface IdentityPage {
   script?: string;
 }
 
-const styles = (tenant: Tenant) => `
+/** The identity pages' one stylesheet, the sign-in page's too (login-page.ts). */
+export const identityPageStyles = (tenant: Tenant) => `
   :root { --brand: ${tenant.primaryColor}; --accent: ${tenant.secondaryColor}; }
   * { box-sizing: border-box; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f3f5f8;
@@ -52,7 +53,7 @@ export function renderIdentityPage(tenant: Tenant, page: IdentityPage, nonce: st
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · ${tenant.name}</title>
-<style nonce="${nonce}">${raw(styles(tenant))}</style>
+<style nonce="${nonce}">${raw(identityPageStyles(tenant))}</style>
 </head>
 <body>
 <main>
