@@ -25,6 +25,7 @@ import { attachmentHeader } from '../content-disposition.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
 import type { Mailer } from '../providers/mail/mailer.ts';
 import { users } from '../db/schema.ts';
+import { versionedAnswers } from '../db/versioned-answers.ts';
 import {
   findTenantRole,
   findTenantUser,
@@ -107,6 +108,7 @@ const uniqueViolation = (error: unknown): boolean =>
  * audited in its transaction (server/db/users-store.ts).
  */
 export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Mailer) {
+  const listAnswers = versionedAnswers<Awaited<ReturnType<typeof listUsers>>>(db, 'users');
   app.get(
     '/api/roles',
     {
@@ -126,11 +128,13 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
     },
     async (request) => {
       const { PageNo, RowsPerPage, SearchQuery } = request.query;
-      return listUsers(db, tenantOf(request).id, {
+      const tenantId = tenantOf(request).id;
+      const page = {
         pageNo: pageNumber(PageNo, 'PageNo', 1, 100_000),
         rowsPerPage: pageNumber(RowsPerPage, 'RowsPerPage', defaultRowsPerPage, maxRowsPerPage),
         search: SearchQuery,
-      });
+      };
+      return listAnswers(tenantId, JSON.stringify(page), () => listUsers(db, tenantId, page));
     },
   );
 

@@ -34,6 +34,7 @@ import { hasClaim } from '../../src/domain/permissions.ts';
 import { badRequest, forbidden, notFound } from '../http-error.ts';
 import { attachmentHeader } from '../content-disposition.ts';
 import { outbox, verifications } from '../db/schema.ts';
+import { versionedAnswers } from '../db/versioned-answers.ts';
 import { eq } from 'drizzle-orm';
 import {
   findVerification,
@@ -125,6 +126,7 @@ export function registerVerificationRoutes(
 ) {
   const registry = providers.registry ?? createSandboxCompanyRegistry();
   const identity = providers.identity ?? createSandboxIdentityVerification();
+  const listAnswers = versionedAnswers<Awaited<ReturnType<typeof listVerifications>>>(db, 'verifications');
   const forms = {
     type: verificationTypeForm(),
     IndividualVerification: verificationDetailsForm('IndividualVerification'),
@@ -186,12 +188,9 @@ export function registerVerificationRoutes(
       const { service } = request.params;
       const claim = claimOfKind[kindOf(service)];
       if (!hasClaim(principal.claims, claim)) throw forbidden(`Requires the ${claim} claim.`);
-      const { rows, total } = await listVerifications(
-        db,
-        principal.tenantId,
-        kindOf(service),
-        request.query.Page,
-        request.query.search,
+      const { Page, search } = request.query;
+      const { rows, total } = await listAnswers(principal.tenantId, JSON.stringify([service, Page, search]), () =>
+        listVerifications(db, principal.tenantId, kindOf(service), Page, search),
       );
       void reply.header('cache-control', 'no-store');
       const link = (row: (typeof rows)[number]) =>

@@ -15,6 +15,9 @@ export interface ChangeFeed {
   dataVersion(tenantId: string): number | undefined;
   /** Records a version read from the database (versions only grow, so an older read never wins). */
   noteDataVersion(tenantId: string, version: number): void;
+  /** A smaller list's data version (migration 0021) as last announced or noted; undefined until one of them. */
+  listVersion(list: string, tenantId: string): number | undefined;
+  noteListVersion(list: string, tenantId: string, version: number): void;
   /** Calls `listener` with the id of each user record updated or deleted. */
   onUserChanged(listener: (userId: string) => void): void;
   /** Calls `listener` with the id of each identity-provider grant that ends (migration 0005). */
@@ -31,23 +34,38 @@ const isPglite = (client: unknown): client is ListeningClient =>
 
 const feeds = new WeakMap<object, Promise<ChangeFeed | undefined>>();
 
-function parseVersion(payload: string): { tenant: string; version: number } | undefined {
+function parseVersion(payload: string): { tenant: string; version: number; list?: string } | undefined {
   const parsed: unknown = JSON.parse(payload);
   if (typeof parsed !== 'object' || parsed === null || !('tenant' in parsed) || !('version' in parsed)) return undefined;
   const { tenant, version } = parsed;
-  return typeof tenant === 'string' && typeof version === 'number' ? { tenant, version } : undefined;
+  const list = 'list' in parsed && typeof parsed.list === 'string' ? parsed.list : undefined;
+  return typeof tenant === 'string' && typeof version === 'number' ? { tenant, version, list } : undefined;
+}
+
+/** Versions that only grow: an older read never replaces a newer announcement. */
+function growingVersions() {
+  const versions = new Map<string, number>();
+  return {
+    get: (key: string) => versions.get(key),
+    note: (key: string, version: number) => versions.set(key, Math.max(versions.get(key) ?? 0, version)),
+  };
 }
 
 async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
-  const versions = new Map<string, number>();
+  const versions = growingVersions();
+  const listVersions = growingVersions();
+  const listKey = (list: string, tenantId: string) => `${list}\u0000${tenantId}`;
   const userListeners: ((userId: string) => void)[] = [];
   const grantListeners: ((grantId: string) => void)[] = [];
-  const noteDataVersion = (tenantId: string, version: number) => {
-    versions.set(tenantId, Math.max(versions.get(tenantId) ?? 0, version));
-  };
+  const noteDataVersion = (tenantId: string, version: number) => versions.note(tenantId, version);
+  const noteListVersion = (list: string, tenantId: string, version: number) => listVersions.note(listKey(list, tenantId), version);
   await client.listen('application_data_version', (payload) => {
     const announced = parseVersion(payload);
     if (announced) noteDataVersion(announced.tenant, announced.version);
+  });
+  await client.listen('list_data_version', (payload) => {
+    const announced = parseVersion(payload);
+    if (announced?.list) noteListVersion(announced.list, announced.tenant, announced.version);
   });
   await client.listen('user_changed', (userId) => {
     for (const listener of userListeners) listener(userId);
@@ -58,6 +76,8 @@ async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
   return {
     dataVersion: (tenantId) => versions.get(tenantId),
     noteDataVersion,
+    listVersion: (list, tenantId) => listVersions.get(listKey(list, tenantId)),
+    noteListVersion,
     onUserChanged: (listener) => userListeners.push(listener),
     onGrantEnded: (listener) => grantListeners.push(listener),
   };

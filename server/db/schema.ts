@@ -420,6 +420,21 @@ export const applicationDataVersions = pgTable('application_data_versions', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
 
+/**
+ * The users page's and the verification lists' data versions per tenant (migration 0021): bumped by
+ * triggers with every write to `users` or `verifications`, so a kept list answer is valid only for
+ * the version it was read at.
+ */
+export const listDataVersions = pgTable(
+  'list_data_versions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    list: text('list').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.list] })],
+);
+
 /** Admin column configuration (AM §3): a row only where the tenant departed from the default. */
 export const listColumnSettings = pgTable(
   'list_column_settings',
