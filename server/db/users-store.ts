@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './client.ts';
+import { sqlRunner, type SqlParam } from './sql-runner.ts';
 import { tenantRoles, userAudit, users } from './schema.ts';
 import type { UserListRow } from '../../src/schemas/users.schema.ts';
 
@@ -90,27 +91,54 @@ export async function listUsers(db: Database, tenantId: string, request: { pageN
   return answer(rows, rows[0]?.total ?? (offset > 0 ? await countAll() : 0));
 }
 
-const exportBatchSize = 2_000;
+const exportBatchSize = 10_000;
 
-/** Every user the search shows, in the list's order, a batch at a time (keyset: no OFFSET walks). */
-export async function* usersForExport(db: Database, tenantId: string, search: string | undefined): AsyncGenerator<UserListRow[]> {
-  let after: RowRecord | undefined;
+/** The export's columns as text, in `UserListRow` order (dates as Unix seconds). */
+const exportColumnsSql = `id::text, first_name, last_name, email, role_name, status, has_application_access::text,
+  floor(extract(epoch from last_login_at))::bigint::text, floor(extract(epoch from locked_at))::bigint::text`;
+
+const secondsOf = (text: string | null | undefined) => (text ? Number(text) : null);
+
+/**
+ * Every user the search shows, in the list's order, a batch at a time: keyset batches (a row
+ * comparison is one range of the (tenant, first, last, id) index) read as text through the bulk
+ * path (COPY on PGlite), since decoding a hundred thousand rows into objects was most of the time.
+ */
+export async function* usersForExport(db: Database, tenantId: string, search: string | undefined, batchSize = exportBatchSize): AsyncGenerator<UserListRow[]> {
+  const query = search?.trim() ? userSearchQuery(search) : undefined;
+  if (search?.trim() && !query) return;
+  const matching = query ? `and user_search_document(first_name, last_name, email) @@ to_tsquery('simple', $2)` : '';
+  const runner = sqlRunner(db);
+  let after: UserListRow | undefined;
   for (;;) {
-    const seek = after
-      ? or(
-          gt(users.firstName, after.firstName),
-          and(eq(users.firstName, after.firstName), gt(users.lastName, after.lastName)),
-          and(eq(users.firstName, after.firstName), eq(users.lastName, after.lastName), gt(users.id, after.id)),
-        )
-      : undefined;
-    const rows = await db
-      .select(rowColumns)
-      .from(users)
-      .where(and(listWhere(tenantId, search), seek))
-      .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id))
-      .limit(exportBatchSize);
-    if (rows.length > 0) yield rows.map(listRowOf);
-    if (rows.length < exportBatchSize) return;
+    const params: SqlParam[] = query ? [tenantId, query] : [tenantId];
+    let seek = '';
+    if (after) {
+      const at = params.length;
+      seek = `and (first_name, last_name, id) > ($${at + 1}, $${at + 2}, $${at + 3}::uuid)`;
+      params.push(after.FirstName, after.LastName, after.GlobalUserId);
+    }
+    const batch = await runner.bulkTextRows(
+      `select ${exportColumnsSql} from users where tenant_id = $1 ${matching} ${seek} order by first_name, last_name, id limit ${batchSize}`,
+      params,
+    );
+    const rows: UserListRow[] = [];
+    for (let index = 0; index < batch.length; index++) {
+      const [id, firstName, lastName, email, roleName, status, access, lastLogin, locked] = batch.row(index);
+      rows.push({
+        GlobalUserId: id ?? '',
+        FirstName: firstName ?? '',
+        LastName: lastName ?? '',
+        Email: email ?? '',
+        RoleName: roleName ?? '',
+        Status: status ?? '',
+        HasApplicationAccess: access === 'true',
+        LastSuccessfulLoginTimestamp: secondsOf(lastLogin),
+        LockedTimestamp: secondsOf(locked),
+      });
+    }
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) return;
     after = rows[rows.length - 1];
   }
 }
