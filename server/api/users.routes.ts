@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -17,6 +17,7 @@ import {
   permissionTexts,
   userActionTexts,
   userExportFileName,
+  type UserListRow,
 } from '../../src/schemas/users.schema.ts';
 import { userClaimNames } from '../../src/domain/user-claims.ts';
 import { isAdminStaffRole, userStatusDisplay, type UserAction } from '../../src/domain/user-status.ts';
@@ -97,6 +98,17 @@ const exportColumns = [
   'Last Activity (UTC)',
 ];
 
+/** One CSV record of a user, in `exportColumns` order. */
+const exportRow = (row: UserListRow) => [
+  row.FirstName,
+  row.LastName,
+  row.Email,
+  row.RoleName,
+  userStatusDisplay(row.Status).label,
+  isAdminStaffRole(row.RoleName) ? (row.HasApplicationAccess ? 'Yes' : 'No') : '',
+  row.LastSuccessfulLoginTimestamp === null ? 'Never logged in' : new Date(row.LastSuccessfulLoginTimestamp * 1000).toISOString().slice(0, 16).replace('T', ' '),
+];
+
 const uniqueViolation = (error: unknown): boolean =>
   typeof error === 'object' &&
   error !== null &&
@@ -149,45 +161,21 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
       const batches = usersForExport(db, tenantOf(request).id, request.query.SearchQuery);
       // The first batch is read before anything is sent: a failing query is an error answer, not a short CSV.
       const first = await batches.next();
-      // UTF-8 BOM so Excel reads the names as written; cells starting = + - @ are neutralised.
-      const csv = stringify({ bom: true, escape_formulas: true, header: true, columns: exportColumns });
-      async function feed() {
-        try {
-          if (!first.done) {
-            let batch: typeof first.value | undefined = first.value;
-            while (batch) {
-              for (const row of batch) {
-                const ok = csv.write([
-                  row.FirstName,
-                  row.LastName,
-                  row.Email,
-                  row.RoleName,
-                  userStatusDisplay(row.Status).label,
-                  isAdminStaffRole(row.RoleName) ? (row.HasApplicationAccess ? 'Yes' : 'No') : '',
-                  row.LastSuccessfulLoginTimestamp === null
-                    ? 'Never logged in'
-                    : new Date(row.LastSuccessfulLoginTimestamp * 1000)
-                        .toISOString()
-                        .slice(0, 16)
-                        .replace('T', ' '),
-                ]);
-                if (!ok) await new Promise((resolve) => csv.once('drain', resolve));
-              }
-              const next = await batches.next();
-              batch = next.done ? undefined : next.value;
-            }
-          }
-          csv.end();
-        } catch (error) {
-          csv.destroy(error instanceof Error ? error : new Error(String(error)));
+      // UTF-8 BOM so Excel reads the names as written; cells starting = + - @ are neutralised. A
+      // batch is one string (the stream is pulled a batch at a time, so memory holds one batch).
+      async function* csv() {
+        yield stringify([exportColumns], { bom: true, escape_formulas: true });
+        let next = first;
+        while (!next.done) {
+          yield stringify(next.value.map(exportRow), { escape_formulas: true });
+          next = await batches.next();
         }
       }
-      void feed();
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachmentHeader(userExportFileName))
         .header('cache-control', 'no-store')
-        .send(Readable.from(csv));
+        .send(Readable.from(csv()));
     },
   );
 
