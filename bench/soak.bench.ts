@@ -63,7 +63,9 @@ let liveServer: ServerRun | undefined;
 
 async function startServer(port: number): Promise<ServerRun> {
   const spawnedAt = now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // SOAK_SERVER_NODE_ARGS: extra node options for the server only (e.g. --cpu-prof, which NODE_OPTIONS refuses).
+  const extraArgs = process.env.SOAK_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', 'server/main.ts'], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: {
       ...rateLimits,

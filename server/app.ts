@@ -1,6 +1,7 @@
 import Fastify, { type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from './db/client.ts';
+import { listEngineFor } from './db/applications-list.ts';
 import type { ServerConfig } from './config.ts';
 import { createTenantResolver } from './tenancy.ts';
 import { loadIdentitySecrets } from './identity/secrets.ts';
@@ -92,6 +93,12 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request) => {
     request.tenant = await resolveTenant(request.headers.host);
+  });
+  // A person's own answered write: their next list pages are read at the data's current version.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.principal && reply.statusCode < 400 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+      listEngineFor(db).noteWrite(request.principal.tenantId, request.principal.userId);
+    }
   });
   // After the tenant hook, before the identity provider's hook takes /oidc requests over.
   registerRateLimits(app, config, countersFor(db, config.DATABASE_URL));

@@ -209,6 +209,8 @@ interface SeekEntry {
 interface CountEntry {
   version: number;
   total: number;
+  /** When it was counted (Date.now()): how stale a kept page may be (keptPage). */
+  at: number;
 }
 
 export interface ListEngineOptions extends ListRowOptions {
@@ -229,6 +231,18 @@ export interface ListEngineOptions extends ListRowOptions {
    * own indexes (bitmap scans) and sort: walking a sort index to find sparse matches costs more.
    */
   materializeMax?: number;
+  /**
+   * Under writes, a page of caches read at an earlier version is served, re-checked, while they are
+   * younger than this (keptPage); older ones are read again before answering.
+   */
+  maxStaleMs?: number;
+  /** A kept page's caches are read again in the background once they are this old. */
+  refreshAfterMs?: number;
+  /**
+   * Kept pages are served only once the data is this many versions past the caches: a single
+   * write (someone saving a form) is read at once, as before; a stream of them is what keeps pages.
+   */
+  keptAfterVersions?: number;
 }
 
 export interface ListPageRequest extends ListRequest {
@@ -238,7 +252,12 @@ export interface ListPageRequest extends ListRequest {
   reader?: string;
 }
 
-class StaleVersion extends Error {}
+/** The caches were read at an earlier version than `current` (when the reader learnt it). */
+class StaleVersion extends Error {
+  constructor(readonly current?: number) {
+    super('The data moved on.');
+  }
+}
 
 /**
  * Attempts through the caches (the first believing them, the others reading the version first)
@@ -261,13 +280,21 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const maxChunk = options.maxChunk ?? 50_000;
   const maxExtension = options.maxExtension ?? 100_000;
   const materializeMax = options.materializeMax ?? 40_000;
+  const maxStaleMs = options.maxStaleMs ?? 10_000;
+  const refreshAfterMs = options.refreshAfterMs ?? 1_000;
+  const keptAfterVersions = options.keptAfterVersions ?? 2;
+  /** When each user last wrote (Date.now()): a reader is never given a kept page older than their own write. */
+  const lastWriteBy = new Lru<number>();
+  const changes = changeFeedFor(db);
   const listRows = createListRows(runner, changeFeedFor(db), options);
 
   const counts = new Lru<CountEntry>();
   const pendingCounts = new Map<string, Promise<CountEntry>>();
   const seeks = new Lru<SeekEntry>();
   const lastPageRead = new Lru<number>();
-  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, snapshotPages: 0 };
+  /** Background reads of lists whose kept pages were served, by seek key: one at a time each. */
+  const refreshing = new Map<string, Promise<unknown>>();
+  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
 
   const entryBytes = (entry: SeekEntry) => entry.forward.bytes + entry.backward.bytes;
   const seekBytes = () => {
@@ -294,7 +321,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
           `select count(*)::text, ${versionSql('$1')}::text from applications where ${where}`,
           params.values,
         );
-        const entry = { total: Number(row?.[0] ?? 0), version: Number(row?.[1] ?? 0) };
+        const entry = { total: Number(row?.[0] ?? 0), version: Number(row?.[1] ?? 0), at: Date.now() };
         counts.set(key, entry);
         counts.evict(() => counts.size > maxCountEntries);
         return entry;
@@ -402,7 +429,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       if (!current.forward.done) await extend(request, current, current.forward, request.sort.sortType === 'asc');
     });
     current.total = current.forward.length;
-    counts.set(key, { version, total: current.total });
+    counts.set(key, { version, total: current.total, at: Date.now() });
     counts.evict(() => counts.size > maxCountEntries);
     return current.total;
   }
@@ -502,6 +529,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const cachedCount = counts.get(key);
     const cachedSeek = seeks.get(seekKey);
     if (optimistic && cachedCount && (start >= cachedCount.total || cachedSeek?.version === cachedCount.version)) {
+      // The change feed (PGlite) tells for free when the caches are of an earlier version.
+      const announced = (await changes)?.dataVersion(request.tenantId);
+      if (announced !== undefined && announced !== cachedCount.version) throw new StaleVersion(announced);
       // Believe the caches, and let the row fetch tell whether the data moved since.
       stats.countHits++;
       version = cachedCount.version;
@@ -517,8 +547,55 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const end = Math.min(start + rowsPerPage, total);
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
-    if (fetched.version !== version) throw new StaleVersion();
+    if (fetched.version !== version) throw new StaleVersion(fetched.version);
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+  }
+
+  /**
+   * Under a stream of writes: the page as the caches of an earlier version place it, with its rows
+   * read now and re-checked in the same statement against the list's WHERE (tenant, scope, filters)
+   * and ORDER BY. Served only if every row still belongs there, in that order, so a row a write
+   * moved out of the list, or along it, never shows where its new values do not belong; what the
+   * caches cannot know yet (a row added since, a changed TotalRows) waits for their next read, at
+   * most `maxStaleMs` later, which starts in the background after `refreshAfterMs`. Undefined when
+   * there is no such page: the caller reads the list at the current version.
+   */
+  async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number): Promise<ListPage | undefined> {
+    const count = counts.get(key);
+    const seek = seeks.get(seekKey);
+    if (!count || current - count.version < keptAfterVersions || Date.now() - count.at > maxStaleMs) return undefined;
+    if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= count.at) return undefined;
+    const { pageNo, rowsPerPage } = request.paging;
+    const start = (pageNo - 1) * rowsPerPage;
+    const end = Math.min(start + rowsPerPage, count.total);
+    const ids = start >= end ? [] : seek?.version === count.version ? knownIds(seek, count.total, start, end) : undefined;
+    if (!ids) return undefined;
+    const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
+    if (!rows) return undefined;
+    stats.keptPages++;
+    if (Date.now() - count.at >= refreshAfterMs && !refreshing.has(seekKey)) {
+      stats.refreshes++;
+      const refresh = attempt(request, key, seekKey, false, false)
+        .catch(() => undefined)
+        .finally(() => refreshing.delete(seekKey));
+      refreshing.set(seekKey, refresh);
+    }
+    return { rows, MaxPage: maxPage(count.total, rowsPerPage), TotalRows: count.total };
+  }
+
+  /** The rows of `ids` as of now if each still meets the list's WHERE, in the list's order; else undefined. */
+  async function recheckedRows(request: ListPageRequest, ids: readonly number[]): Promise<string[] | undefined> {
+    const params = new Params();
+    const where = listWhere(params, request.tenantId, request.scope, request.filters);
+    const { order } = orderAndSeek(sortPlanFor(request.sort), request.sort.sortType === 'asc', params, null);
+    const still = `${where} and id = any(${params.add(pgArray(ids.map(String)))}::bigint[])`;
+    const [row] = await runner.textRows(
+      `select (select string_agg(id::text, ',' order by ${order}) from applications where ${still}), ${rowsSql(still)}`,
+      params.values,
+    );
+    if (row?.[0] !== ids.join(',')) return undefined;
+    const rows = await listRows.decode(request.tenantId, row[1] ?? null);
+    return ids.map((id) => rows.get(id) ?? '');
   }
 
   /**
@@ -566,10 +643,21 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         } catch (error) {
           if (!(error instanceof StaleVersion)) throw error;
           stats.staleRetries++;
+          const kept = tries === 0 && error.current !== undefined ? await keptPage(request, key, seekKey, error.current) : undefined;
+          if (kept) return kept;
         }
       }
       // Writes keep coming faster than the caches can be read at one version: read it all at once.
       return snapshotPage(request);
+    },
+    /** Someone's write has been answered: their next pages are read at the data's version (keptPage). */
+    noteWrite(tenantId: string, userId: string) {
+      lastWriteBy.set(`${tenantId}|${userId}`, Date.now());
+      lastWriteBy.evict(() => lastWriteBy.size > maxReaderPages);
+    },
+    /** Resolves once the background reads started by kept pages have ended (tests). */
+    async refreshed() {
+      await Promise.all(refreshing.values());
     },
     /** The tenant's current data version (what every cache entry is checked against). */
     version: currentVersion,
