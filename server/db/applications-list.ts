@@ -18,8 +18,11 @@ import { changeFeedFor } from './change-feed.ts';
  *   the same data version. A page is then a slice of ids and one primary-key fetch.
  * - Nothing here is authoritative: every answer is checked against the current data version, so
  *   any number of server instances can keep their own caches.
- * - While writes keep moving the version faster than a page is read through the caches, the page is
- *   read in one statement instead (snapshotPage): count, ids and rows of one snapshot, cached nowhere.
+ * - Under a stream of writes, a page is served as the caches of an earlier version place it, its
+ *   rows re-checked against the list's WHERE and ORDER BY as they are read (keptPage), and the
+ *   caches are read again in the background. While writes keep moving the version faster than a
+ *   page is read through the caches otherwise, the page is read in one statement (snapshotPage):
+ *   count, ids and rows of one snapshot, cached nowhere.
  */
 
 /** Who sees what (docs/decisions/001-visibility-and-list-performance.md). */
