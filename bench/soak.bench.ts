@@ -465,7 +465,14 @@ async function main() {
   }
   const faults: Fault[] = [];
 
+  /** What the list engine of the server about to be stopped did (pages kept under writes, reads again, snapshot pages). */
+  async function printListCaches() {
+    const answer = await send(port, 'GET', '/api/admin/cachestats', { token: await tokenFor(origin, users[0]) }).catch(() => undefined);
+    if (answer?.status === 200) console.log(`list caches of pid ${server.pid}: ${answer.body.toString('utf8')}`);
+  }
+
   async function fault(signal: 'SIGKILL' | 'SIGTERM') {
+    await printListCaches();
     const victim = server;
     const signalAt = now();
     victim.child.kill(signal);

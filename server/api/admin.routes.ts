@@ -75,6 +75,9 @@ export function registerAdminRoutes({ app, db, access }: RouteContext) {
       MaxSeekBytes: stats.maxSeekBytes,
       OffsetFallbacks: stats.offsetFallbacks,
       StaleRetries: stats.staleRetries,
+      KeptPages: stats.keptPages,
+      Refreshes: stats.refreshes,
+      SnapshotPages: stats.snapshotPages,
       DataVersion: await engine.version(tenantOf(request).id),
     };
   });

@@ -51,6 +51,11 @@ export const CacheStatsSchema = z.object({
   OffsetFallbacks: z.int(),
   /** Requests that met a write mid-way and were answered again from fresh data. */
   StaleRetries: z.int(),
+  /** Pages served under writes from caches of an earlier version, their rows re-checked; the background reads they started. */
+  KeptPages: z.int(),
+  Refreshes: z.int(),
+  /** Pages read in one statement because the writes outran every cached try. */
+  SnapshotPages: z.int(),
   /** The tenant's data version (bumped by every write to its applications). */
   DataVersion: z.int(),
 });
