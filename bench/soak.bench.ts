@@ -201,7 +201,15 @@ let currentRun = 1;
 
 /* ---------- users ---------- */
 
-const users = [
+interface User {
+  email: string;
+  lists: readonly string[];
+  cancel: boolean;
+  detail: boolean;
+}
+
+/** The three kinds of people (and the demo accounts they used to share). */
+const users: readonly User[] = [
   {
     email: 'admin@demo.test',
     lists: ['/api/application/list/all', '/api/application/list'],
@@ -215,8 +223,35 @@ const users = [
     detail: true,
   },
   { email: 'staff@demo.test', lists: ['/api/application/list'], cancel: false, detail: false },
-] as const;
-type User = (typeof users)[number];
+];
+const demoAdmin = users[0] as User;
+/** Two in five people are administrators, two managers, one staff. */
+const kindOf = (index: number) => (index % 5 < 2 ? 0 : index % 5 < 4 ? 1 : 2);
+const seededRoles = ['Admin Staff (Full Access)', 'Application Manager', 'Staff'];
+
+/**
+ * Each simulated person signs in as a seeded account of their own with their kind's role, as fifty
+ * people would: what a person just wrote decides what their next list pages are read from
+ * (docs/decisions/001), and fifty loops sharing three accounts would each count as the writer of
+ * everything. SOAK_SHARED_ACCOUNTS=1 shares the three demo accounts instead (the soak before issue 33).
+ */
+async function peopleFor(port: number, origin: string): Promise<User[]> {
+  const shared = Array.from({ length: userCount }, (_, index) => users[kindOf(index)] as User);
+  if (process.env.SOAK_SHARED_ACCOUNTS === '1') return shared;
+  const pools: string[][] = [[], [], []];
+  for (let pageNo = 1; pageNo <= 4; pageNo++) {
+    const answer = await send(port, 'GET', `/api/users/list?PageNo=${pageNo}&RowsPerPage=100&SearchQuery=staff.demo.test`, { token: await tokenFor(origin, demoAdmin) });
+    if (answer.status !== 200) throw new Error(`users list answered ${answer.status}`);
+    const body = JSON.parse(answer.body.toString('utf8')) as { Users: { Email: string; RoleName: string; Status: string }[] };
+    for (const person of body.Users) if (person.Status === 'Active') pools[seededRoles.indexOf(person.RoleName)]?.push(person.Email);
+  }
+  return shared.map((user, index) => {
+    const pool = pools[kindOf(index)] ?? [];
+    const email = pool[Math.floor(index / 5) * 2 + (index % 5) % 2];
+    if (!email) throw new Error(`not enough active seeded ${seededRoles[kindOf(index)]} accounts for ${userCount} people`);
+    return { ...user, email };
+  });
+}
 
 const tokens = new Map<string, Promise<string>>();
 let signIns = 0;
@@ -269,12 +304,15 @@ async function main() {
   const runs = [server];
 
   for (const user of users) await tokenFor(origin, user);
+  const people = await peopleFor(port, origin);
+  for (const person of people) await tokenFor(origin, person);
+  console.log(`people: ${new Set(people.map((person) => person.email)).size} accounts for ${people.length} simulated people`);
 
   // Application ids to read one by one, and whether the detail route exists (404 for every id: not yet).
   const ids: number[] = [];
   for (let pageNo = 1; pageNo <= 10; pageNo++) {
     const answer = await send(port, 'GET', `/api/application/list/all?pageNo=${pageNo}`, {
-      token: await tokenFor(origin, users[0]),
+      token: await tokenFor(origin, demoAdmin),
     });
     if (answer.status !== 200) throw new Error(`list/all answered ${answer.status}`);
     const body = JSON.parse(answer.body.toString('utf8')) as {
@@ -285,7 +323,7 @@ async function main() {
   const probes: number[] = [];
   for (const id of ids.slice(0, 5))
     probes.push(
-      (await send(port, 'GET', `/api/application/get/${id}`, { token: await tokenFor(origin, users[0]) }))
+      (await send(port, 'GET', `/api/application/get/${id}`, { token: await tokenFor(origin, demoAdmin) }))
         .status,
     );
   const detail = probes.some((status) => status === 200);
@@ -359,7 +397,7 @@ async function main() {
   }
 
   async function userLoop(index: number) {
-    const user = users[index % 5 < 2 ? 0 : index % 5 < 4 ? 1 : 2];
+    const user = people[index] as User;
     const mine: Created[] = [];
     let writeNo = 0;
     while (!stopping && now() < endAt) {
@@ -467,7 +505,7 @@ async function main() {
 
   /** What the list engine of the server about to be stopped did (pages kept under writes, reads again, snapshot pages). */
   async function printListCaches() {
-    const answer = await send(port, 'GET', '/api/admin/cachestats', { token: await tokenFor(origin, users[0]) }).catch(() => undefined);
+    const answer = await send(port, 'GET', '/api/admin/cachestats', { token: await tokenFor(origin, demoAdmin) }).catch(() => undefined);
     if (answer?.status === 200) console.log(`list caches of pid ${server.pid}: ${answer.body.toString('utf8')}`);
   }
 
