@@ -332,7 +332,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       pendingCounts.set(key, pending);
     }
     const entry = await pending;
-    if (entry.version !== version) throw new StaleVersion();
+    if (entry.version !== version) throw new StaleVersion(Math.max(entry.version, version));
     return entry.total;
   }
 
@@ -354,7 +354,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         // first, not with every id (a quarter of a million copies of it cost 50-80 ms): ids read
         // after it are at least as new, and a newer version drops them.
         const version = await currentVersion(request.tenantId);
-        if (version !== entry.version) throw new StaleVersion();
+        if (version !== entry.version) throw new StaleVersion(Math.max(version, entry.version));
         const ids = await runner.idList(
           isSearchOnly(request.scope, request.filters)
             ? searchMatches(params, params.add(request.tenantId), request.filters.search)
@@ -370,7 +370,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
             `select id as seek_id, sort_value::text as seek_key, ${versionSql('$1')}::text as seek_version from listed order by sort_value ${direction}, id ${direction}`,
           params.values,
         );
-        if (whole.version !== null && whole.version !== entry.version) throw new StaleVersion();
+        if (whole.version !== null && whole.version !== entry.version) throw new StaleVersion(Math.max(whole.version, entry.version));
         list.push(whole.ids);
       }
       stats.seekChunks++;
@@ -392,7 +392,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     );
     stats.seekChunks++;
     entry.rowsPerMs = chunk.ids.length / Math.max(1, performance.now() - started);
-    if (chunk.version !== null && chunk.version !== entry.version) throw new StaleVersion();
+    if (chunk.version !== null && chunk.version !== entry.version) throw new StaleVersion(Math.max(chunk.version, entry.version));
     list.push(chunk.ids);
     const lastId = chunk.ids[chunk.ids.length - 1];
     if (chunk.ids.length < limit || lastId === undefined || chunk.lastKey === null) list.done = true;
@@ -563,10 +563,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * most `maxStaleMs` later, which starts in the background after `refreshAfterMs`. Undefined when
    * there is no such page: the caller reads the list at the current version.
    */
-  async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number): Promise<ListPage | undefined> {
+  async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number, versionsBehind: number): Promise<ListPage | undefined> {
     const count = counts.get(key);
     const seek = seeks.get(seekKey);
-    if (!count || current - count.version < keptAfterVersions || Date.now() - count.at > maxStaleMs) return undefined;
+    if (!count || current - count.version < versionsBehind || Date.now() - count.at > maxStaleMs) return undefined;
     if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= count.at) return undefined;
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
@@ -646,7 +646,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         } catch (error) {
           if (!(error instanceof StaleVersion)) throw error;
           stats.staleRetries++;
-          const kept = tries === 0 && error.current !== undefined ? await keptPage(request, key, seekKey, error.current) : undefined;
+          // After the first try, the data moved again while this request read it: a stream of writes,
+          // whatever the number of versions behind.
+          const kept = error.current === undefined ? undefined : await keptPage(request, key, seekKey, error.current, tries === 0 ? keptAfterVersions : 1);
           if (kept) return kept;
         }
       }
