@@ -21,6 +21,7 @@ export default defineMachineModel({
       saveRefCode: fromPromise<unknown, { service: VerificationService; id: string; refCode: string }>(() => new Promise(() => {})),
       downloadReport: fromPromise<void, { reportLink: string; service: VerificationService }>(() => new Promise(() => {})),
     },
+    actions: { prefetchWizardForm: () => {} },
   }),
   input: { services: ['Individual'] },
   preconditions: 'A user with the individual claim only opens /verifications',
@@ -36,6 +37,7 @@ export default defineMachineModel({
     { type: 'refCode.change', value: 'REF-9' },
     { type: 'xstate.done.actor.saveRefCode', output: { ref_code: 'REF-9' } },
     { type: 'xstate.error.actor.saveRefCode', error: new Error('500') },
+    { type: 'wizard.prefetch' },
   ],
   expectations: {
     states: {
@@ -81,6 +83,12 @@ export default defineMachineModel({
       // The same page and keyword again.
       '(machine) + list.refresh': ({ before, started }) =>
         expect(started).toEqual({ loadList: { service: before.context.service, page: before.context.page, search: before.context.search } }),
+      // A side load for the wizard: the list, its state and its requests are left as they were.
+      '(machine) + wizard.prefetch': ({ before, after, started }) => {
+        expect(after.value).toEqual(before.value);
+        expect(after.context).toEqual(before.context);
+        expect(started).toEqual({});
+      },
       'loading + xstate.done.actor.loadList': ({ after }) => {
         expect(after.matches('ready')).toBe(true);
         expect(after.context.total).toBe(25);
