@@ -3,6 +3,7 @@ import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { seedDemo, demoAccounts, demoPassword } from './db/seed.ts';
 import { warmListTables } from './db/buffer-warmup.ts';
+import { warmReports } from './pdf/report-warmup.ts';
 
 const startedAt = performance.now();
 const config = readConfig();
@@ -63,4 +64,5 @@ warmListTables(database.db).then(
   (warmed) => warmed && console.log(`Buffer pool warmed: ${warmed.pages.toLocaleString('en-AU')} pages in ${Math.round(warmed.ms)} ms`),
   (error: unknown) => console.error('Warming the buffer pool failed:', error),
 );
-
+// And the report code is compiled once, so the first report generated is not the slow one.
+warmReports().catch((error: unknown) => console.error('Warming the report code failed:', error));

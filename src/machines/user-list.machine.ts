@@ -95,11 +95,6 @@ export const userListMachine = setup({
     settings: undefined,
   }),
   on: {
-    'list.load': {
-      target: '.list.loading',
-      actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) },
-    },
-    'list.reload': { target: '.list.loading' },
     'search.change': {
       actions: { type: 'assignSearchText', params: ({ event }) => ({ value: event.value }) },
     },
@@ -112,6 +107,15 @@ export const userListMachine = setup({
     list: {
       description: 'The page of users',
       initial: 'loading',
+      // Handled by this region, not the machine: a machine-level transition into the list would
+      // re-enter every region, reloading the settings and dropping an export under way.
+      on: {
+        'list.load': {
+          target: '.loading',
+          actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) },
+        },
+        'list.reload': { target: '.loading' },
+      },
       states: {
         loading: {
           description: "'Loading user list...'",

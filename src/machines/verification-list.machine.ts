@@ -3,7 +3,7 @@ import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { CompanyVerificationRow, IndividualVerificationRow, VerificationService } from '../schemas/verifications.schema.ts';
 import { verificationPageSize } from '../schemas/verifications.schema.ts';
 import { numericPart } from '../domain/verifications.ts';
-import { downloadReport, listVerifications, setRefCode, type VerificationList } from '../services/verifications.service.ts';
+import { downloadReport, listVerifications, prefetchTypeForm, setRefCode, type VerificationList } from '../services/verifications.service.ts';
 import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
 
@@ -36,7 +36,8 @@ export type VerificationListEvent =
   | { type: 'refCode.open'; id: string; current: string }
   | { type: 'refCode.change'; value: string }
   | { type: 'refCode.confirm' }
-  | { type: 'refCode.cancel' };
+  | { type: 'refCode.cancel' }
+  | { type: 'wizard.prefetch' };
 
 const lastPage = (total: number) => Math.max(1, Math.ceil(total / verificationPageSize));
 
@@ -76,6 +77,8 @@ export const verificationListMachine = setup({
     openRefCode: assign(({ context }, params: { id: string; current: string }) => ({ refTarget: { id: params.id, service: context.service }, refInput: params.current })),
     assignRefInput: assign((_, params: { value: string }) => ({ refInput: params.value })),
     closeRefCode: assign({ refTarget: undefined, refInput: '' }),
+    // Issue 29: the wizard's first form starts loading before the wizard opens (its own machine takes it).
+    prefetchWizardForm: (_, _params: undefined) => prefetchTypeForm(),
     startDownload: enqueueActions(({ enqueue, context }, params: { reportLink: string }) => {
       enqueue.spawnChild('downloadReport', { id: 'download', input: { reportLink: params.reportLink, service: context.service } });
     }),
@@ -98,6 +101,7 @@ export const verificationListMachine = setup({
     'service.select': { guard: { type: 'isPermittedService', params: ({ event }) => ({ service: event.service }) }, target: '.loading', actions: { type: 'assignService', params: ({ event }) => ({ service: event.service }) } },
     'search.submit': { target: '.loading', actions: { type: 'assignSearch', params: ({ event }) => ({ value: event.value }) } },
     'list.refresh': { target: '.loading' },
+    'wizard.prefetch': { actions: 'prefetchWizardForm' },
   },
   states: {
     loading: {
@@ -170,5 +174,6 @@ export const statechartLabels = {
     'refCode.change': 'the reference code typed',
     'refCode.confirm': 'Confirm pressed',
     'refCode.cancel': 'Cancel or Escape',
+    'wizard.prefetch': 'New hovered or focused on the Individual tab (the wizard’s first form starts loading)',
   },
 } satisfies MachineLabels<typeof verificationListMachine>;

@@ -67,8 +67,28 @@ async function loadForm(url: string): Promise<LoadedForm> {
   };
 }
 
-/** GET /individual/form: step 1 (the verification type). */
-export const loadTypeForm = () => loadForm(api('/individual/form'));
+let prefetchedTypeForm: Promise<LoadedForm> | undefined;
+
+/**
+ * Starts loading step 1 ahead, when New is hovered or focused on the Individual tab: the wizard's
+ * next open takes this load instead of asking again (issue 29: open → first form interactive ≤ 300 ms).
+ * A failed prefetch is dropped, so the open asks afresh.
+ */
+export function prefetchTypeForm(): void {
+  if (prefetchedTypeForm) return;
+  const pending = loadForm(api('/individual/form'));
+  prefetchedTypeForm = pending;
+  pending.catch(() => {
+    if (prefetchedTypeForm === pending) prefetchedTypeForm = undefined;
+  });
+}
+
+/** GET /individual/form: step 1 (the verification type); a prefetched load is used once. */
+export function loadTypeForm(): Promise<LoadedForm> {
+  const pending = prefetchedTypeForm ?? loadForm(api('/individual/form'));
+  prefetchedTypeForm = undefined;
+  return pending;
+}
 
 /** GET /individual/details?verificationType={type}: step 2. */
 export const loadDetailsForm = (type: IndividualVerificationType) => loadForm(api(`/individual/details?verificationType=${encodeURIComponent(type)}`));

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { VerificationListContext } from '../../machines/verification-list.machine.ts';
@@ -8,13 +8,18 @@ import type { VerificationService } from '../../schemas/verifications.schema.ts'
 import { Button } from '../ui/button.tsx';
 import { SearchField } from '../ui/search-field.tsx';
 import { ToggleButtons } from '../ui/toggle-buttons.tsx';
+import { preloadableLazy } from '../ui/preloadable-lazy.tsx';
 import { CompanyTable, IndividualTable } from './verification-tables.tsx';
 import { RefCodeModal } from './ref-code-modal.tsx';
 import styles from './verifications.module.css';
 
-// The modals load when opened: the wizard brings rjsf, the ACN modal its machine.
-const CompanyVerificationModal = lazy(() => import('./company-verification-modal.tsx'));
-const IndividualWizardModal = lazy(() => import('./individual-wizard-modal.tsx'));
+// The modals load when New is hovered or focused (the wizard brings rjsf, the ACN modal its
+// machine), not with the page. New opens its modal once the code is there, so the modal renders
+// without suspending: a suspended first render would wait out React's ~300 ms reveal throttle
+// (issue 29: wizard open → first form interactive ≤ 300 ms).
+const { Component: CompanyVerificationModal, preload: preloadCompanyModal } = preloadableLazy(() => import('./company-verification-modal.tsx'));
+const { Component: IndividualWizardModal, preload: preloadWizard } = preloadableLazy(() => import('./individual-wizard-modal.tsx'));
+const preloadModalOf = (service: VerificationService) => (service === 'Company' ? preloadCompanyModal() : preloadWizard());
 
 /** SUV §2 Verifications page: redirected to /list without the entity-verification claim. */
 export function VerificationsPage() {
@@ -44,6 +49,16 @@ function VerificationsList({ claims, services }: { claims: readonly string[]; se
   const canPrevious = VerificationListContext.useSelector((snapshot) => snapshot.can({ type: 'page.previous' }));
   const [modal, setModal] = useState<OpenModal>('none');
   const shown = service === 'Company' ? companyRows.length : individualRows.length;
+  const loadModal = () => {
+    void preloadModalOf(service);
+    if (service === 'Individual') list.send({ type: 'wizard.prefetch' });
+  };
+  const openModal = () => {
+    const which = service === 'Company' ? 'company' : 'individual';
+    // A failed load still opens it: the lazy component then fails the way any other would.
+    const open = () => setModal(which);
+    void preloadModalOf(service).then(open, open);
+  };
 
   const closeModal = (refresh: boolean, showIndividual = false) => {
     setModal('none');
@@ -76,7 +91,7 @@ function VerificationsList({ claims, services }: { claims: readonly string[]; se
           />
         )}
         <SearchField aria-label="Search verifications" placeholder="Search" onSubmit={(value) => list.send({ type: 'search.submit', value })} onClear={() => list.send({ type: 'search.submit', value: '' })} />
-        <Button variant="primary" onPress={() => setModal(service === 'Company' ? 'company' : 'individual')} isDisabled={services.length === 0}>
+        <Button variant="primary" onHoverStart={loadModal} onFocus={loadModal} onPress={openModal} isDisabled={services.length === 0}>
           New
         </Button>
         <div className={styles.pager}>
