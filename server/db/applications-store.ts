@@ -218,33 +218,24 @@ export async function findOwner(db: Database, tenantId: string, ownerId: string,
 /** Creates an application in its first status with the activity-feed entry, in one transaction. */
 export async function createApplication(db: Database, actor: Actor, owner: Owner) {
   const { restrictionGroups } = await visibilityOf(db, actor);
-  return db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(applications)
-      .values({
-        tenantId: actor.tenantId,
-        status: 'Adviser edit',
-        ownerId: owner.id,
-        adviserName: owner.displayName,
-        location: owner.location,
-        restrictionGroup: restrictionGroups[0] ?? '',
-        applicationType: 'Individual',
-        shortApplicationType: 'IND',
-        language: 'English',
-        lowDocStatus: 'Required',
-        applicationModeCode: 'Pin',
-      })
-      .returning({ id: applications.id, guid: applications.guid });
-    if (!created) throw new Error('Insert returned nothing.');
-    const onBehalf = owner.globalUserId === actor.userId ? '' : ` on behalf of ${owner.displayName}`;
-    await tx.insert(applicationActivity).values({
-      tenantId: actor.tenantId,
-      applicationId: created.id,
-      userId: actor.userId,
-      activity: `Application created by ${actor.displayName}${onBehalf}`,
-    });
-    return created;
-  });
+  const onBehalf = owner.globalUserId === actor.userId ? '' : ` on behalf of ${owner.displayName}`;
+  // The application and its activity entry in one statement (atomic as a transaction is): on PGlite
+  // a transaction holds the only connection across each round trip to the event loop, which under
+  // load is most of a create's time and every other request's wait (issue 33).
+  const [created] = await sqlRunner(db).textRows(
+    `with created as (
+       insert into applications (tenant_id, status, owner_id, adviser_name, location, restriction_group, application_type, short_application_type, language, low_doc_status, application_mode_code)
+       values ($1, 'Adviser edit', $2, $3, $4, $5, 'Individual', 'IND', 'English', 'Required', 'Pin')
+       returning id, guid
+     ), logged as (
+       insert into application_activity (tenant_id, application_id, user_id, activity)
+       select $1, id, $6::uuid, $7 from created
+     )
+     select id::text, guid::text from created`,
+    [actor.tenantId, owner.id, owner.displayName, owner.location, restrictionGroups[0] ?? '', actor.userId, `Application created by ${actor.displayName}${onBehalf}`],
+  );
+  if (!created?.[0] || !created[1]) throw new Error('Insert returned nothing.');
+  return { id: Number(created[0]), guid: created[1] };
 }
 
 /** The application behind the external form page, only within the tenant of the host. */
@@ -265,17 +256,15 @@ export interface FormDetails {
 
 /** What the provider's form saves, with its activity-feed entry in the same transaction. */
 export async function saveFormDetails(db: Database, tenantId: string, applicationId: number, details: FormDetails) {
-  await db.transaction(async (tx) => {
-    await tx
-      .update(applications)
-      .set(details)
-      .where(and(eq(applications.id, applicationId), eq(applications.tenantId, tenantId)));
-    await tx.insert(applicationActivity).values({
-      tenantId,
-      applicationId,
-      activity: 'Application details saved in the application form',
-    });
-  });
+  // One statement, as createApplication: no transaction held across round trips.
+  await db.execute(sql`
+    with saved as (
+      update ${applications} set account_name = ${details.accountName}, client_name = ${details.clientName}, primary_email = ${details.primaryEmail}
+      where id = ${applicationId} and tenant_id = ${tenantId}
+      returning id
+    )
+    insert into ${applicationActivity} (tenant_id, application_id, activity)
+    select ${tenantId}, id, 'Application details saved in the application form' from saved`);
 }
 
 const formSecrets = new WeakMap<Database, Promise<Buffer>>();
