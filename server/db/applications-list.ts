@@ -400,8 +400,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   }
 
   /**
-   * A search is read whole (see readWhole), so the list itself gives TotalRows: one pass over the
-   * GIN index instead of a count and then the list.
+   * A search is read whole (see readWhole), and so is a list last counted within materializeMax: the
+   * list itself gives TotalRows, one statement instead of a count and then the list (for a search,
+   * one pass over the GIN index).
    */
   /** Runs `task` after the entry's earlier extensions; a failure drops the entry so the next request starts afresh. */
   async function underLock(entry: SeekEntry, seekKey: string, task: () => Promise<void>): Promise<void> {
@@ -415,7 +416,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
   }
 
-  async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
+  async function wholeListRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
     const cached = counts.get(key);
     if (cached && cached.version === version) {
       stats.countHits++;
@@ -424,7 +425,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     stats.countMisses++;
     let entry = seeks.get(seekKey);
     if (!entry || entry.version !== version) {
-      entry = { version, total: Number.POSITIVE_INFINITY, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      // The earlier count says the list is small enough to read whole (readWhole); a search always is.
+      const expected = request.filters.search.length > 0 ? Number.POSITIVE_INFINITY : (cached?.total ?? Number.POSITIVE_INFINITY);
+      entry = { version, total: expected, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
       seeks.set(seekKey, entry);
     }
     const current = entry;
@@ -543,7 +546,8 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     } else {
       version = await currentVersion(request.tenantId);
-      total = request.filters.search.length > 0 ? await searchRows(request, key, seekKey, version) : await countRows(request, key, version);
+      const small = (cachedCount?.total ?? Number.POSITIVE_INFINITY) <= materializeMax;
+      total = request.filters.search.length > 0 || small ? await wholeListRows(request, key, seekKey, version) : await countRows(request, key, version);
       const end = Math.min(start + rowsPerPage, total);
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     }
