@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { findUserByEmail, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
+import { findUserByEmail, findUserById, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { lockIfInactive } from './account-status.ts';
@@ -14,6 +14,7 @@ import { federatedLogin, federatedParameters } from './federated-sign-in.ts';
 import { notFound } from '../http-error.ts';
 import { recordNameFailure } from './name-failures.ts';
 import { describeWait } from '../rate-limits.ts';
+import { accountUnavailableReason } from './interaction-policy.ts';
 
 export const wrongCredentialsMessage = 'The email or password is incorrect.';
 export const lockedMessage =
@@ -28,6 +29,11 @@ export const throttledMessage = (seconds: number) =>
 const LoginFormSchema = z.object({ email: z.string().default(''), password: z.string().default('') });
 
 type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
+
+function tenantOf(request: FastifyRequest) {
+  if (!request.tenant) throw notFound('Unknown tenant.');
+  return request.tenant;
+}
 
 /**
  * The login interaction: renders the branded page, checks the password, locks after five failures.
@@ -57,6 +63,11 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
       // A federated link (SUV §2) signs in without the form: federated-sign-in.ts.
       const link = federatedParameters(details);
       if (link) return federatedLogin(db, provider, request, reply, link);
+      // The account was locked or deactivated while this sign-in was under way (interaction-policy.ts).
+      if (details.prompt.reasons.includes(accountUnavailableReason)) {
+        const user = await findUserById(db, String(details.session?.accountId ?? ''));
+        return sendPage(reply, request, details.uid, '', user?.status.startsWith('Locked') ? lockedHelp(tenantOf(request)) : disabledMessage, 200);
+      }
       return sendPage(reply, request, details.uid);
     }
     // The portal is our own client: consent is implied, so grant what it asked for and continue.
