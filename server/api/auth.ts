@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import type { IdentitySecrets } from '../identity/secrets.ts';
 import { apiResource, type apiScopes } from '../identity/provider.ts';
-import { signInStatuses } from '../identity/accounts.ts';
+import { sessionStatuses } from '../identity/accounts.ts';
 import { Lru } from '../lru.ts';
 import { callerLookup } from './caller-record.ts';
 import { grantLiveness } from './grant-liveness.ts';
@@ -111,7 +111,7 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets, limi
     // Tokens are short-lived but stateless; the user record makes lock, deactivation and
     // "signed out everywhere" take effect at once.
     const user = await findCaller(token.sub);
-    if (!user || user.tenantId !== request.tenant.id || !signInStatuses.has(user.status)) {
+    if (!user || user.tenantId !== request.tenant.id || !sessionStatuses.has(user.status)) {
       throw unauthorized('The account can no longer sign in.');
     }
     // iat has whole seconds: a token issued in the second of a password change is the new session's

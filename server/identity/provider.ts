@@ -3,7 +3,7 @@ import type { Database } from '../db/client.ts';
 import type { ServerConfig } from '../config.ts';
 import type { IdentitySecrets } from './secrets.ts';
 import { createPostgresAdapter } from './adapter.ts';
-import { accessTokenClaims, findUserById, signInStatuses } from './accounts.ts';
+import { accessTokenClaims, findUserById, sessionStatuses, signInStatuses } from './accounts.ts';
 import { portalInteractionPolicy } from './interaction-policy.ts';
 
 export const portalClientId = 'portal';
@@ -53,7 +53,7 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
     claims: { openid: ['sub', 'acr', 'amr'], profile: ['name', 'email'] },
     findAccount: async (_ctx, id) => {
       const user = await findUserById(db, id);
-      if (!user || user.tenantId !== tenantId || !signInStatuses.has(user.status)) return undefined;
+      if (!user || user.tenantId !== tenantId || !sessionStatuses.has(user.status)) return undefined;
       return {
         accountId: user.id,
         claims: () => ({ sub: user.id, name: `${user.firstName} ${user.lastName}`, email: user.email }),

@@ -74,14 +74,25 @@ export async function startTestServer(env: Record<string, string> = {}) {
 
 export const hosts = { demo: 'localhost', acme: 'acme.localhost', unknown: 'nowhere.localhost' } as const;
 
+type SetCookie = LightMyRequestResponse['cookies'][number];
+
 /** A browser's cookies: pass one jar to several sign-ins to be the same browser (its device cookie). */
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
+  /** Each cookie as last set, with its attributes (path, httpOnly, sameSite...). */
+  readonly lastSet: Map<string, SetCookie> = new Map();
   store(response: LightMyRequestResponse) {
     for (const cookie of response.cookies) {
+      this.lastSet.set(cookie.name, cookie);
       if (cookie.expires && cookie.expires.getTime() < Date.now()) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
+  }
+  get(name: string) {
+    return this.cookies.get(name);
+  }
+  set(name: string, value: string) {
+    this.cookies.set(name, value);
   }
   header() {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
