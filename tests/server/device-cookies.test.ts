@@ -180,4 +180,19 @@ describe('device cookies', () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]?.sourceAddress).toBe('127.0.0.1');
   });
+
+  it('let no session guess the current password past a lock against other browsers', async () => {
+    const { user } = await userWith(server, 'device-borrowed@demo.test', []);
+    const owner = browser();
+    const { tokens } = await owner.signIn(user.email);
+    await elsewhere().wrongPasswords(user.email, 5);
+    expect((await ping(tokens!.access_token)).statusCode).toBe(200);
+    const change = await api(server, 'POST', '/identity/account/changepassword', {
+      token: tokens!.access_token,
+      body: { oldPassword: 'a-guess', newPassword: 'Better-Passw0rd!' },
+    });
+    expect(change.json()).toMatchObject({ result: 1, message: expect.stringContaining('locked') });
+    expect((await ping(tokens!.access_token)).statusCode).toBe(401);
+    expect((await refresh(server, tokens!.refresh_token)).statusCode).toBe(400);
+  });
 });
