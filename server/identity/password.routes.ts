@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   ChangePasswordRequestSchema,
   ChangePasswordResponseSchema,
@@ -42,12 +42,9 @@ export function registerPasswordRoutes({ app, db, access }: RouteContext) {
           await auditLock(tx, user.id, lockSourceOf(request, user.tenantId), lockActivities.changePasswordAttempts);
           await revokeAccountSessions(tx, user.id);
           // This lock status no longer refuses tokens by itself (other browsers' failures must not end
-          // the owner's sessions), so the lock ends them here: every token up to this whole second,
-          // at once on every instance (a revoked grant alone is trusted for a few seconds on PostgreSQL).
-          await tx
-            .update(users)
-            .set({ tokensValidAfter: sql`date_trunc('second', now()) + interval '1 second'` })
-            .where(eq(users.id, user.id));
+          // the owner's sessions), so the lock ends them here, at once on every instance: tokens
+          // issued before now, and those of this very second whose grant was just revoked (auth.ts).
+          await tx.update(users).set({ tokensValidAfter: new Date() }).where(eq(users.id, user.id));
           return true;
         });
         if (locked) return { message: lockedMessage, result: passwordResults.wrongPassword };

@@ -194,5 +194,9 @@ describe('device cookies', () => {
     expect(change.json()).toMatchObject({ result: 1, message: expect.stringContaining('locked') });
     expect((await ping(tokens!.access_token)).statusCode).toBe(401);
     expect((await refresh(server, tokens!.refresh_token)).statusCode).toBe(400);
+    // The owner's browser signs in again at once, and the new token works even within the second
+    // of the lock (only the ended grants' tokens of that second are refused).
+    const again = await owner.signIn(user.email);
+    expect((await ping(again.tokens!.access_token)).statusCode).toBe(200);
   });
 });
