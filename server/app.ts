@@ -105,7 +105,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
 
   const secrets = await loadIdentitySecrets(db);
   const providerFor = mountIdentityProvider(app, { db, config, secrets });
-  registerInteractionRoutes(app, db, providerFor);
+  registerInteractionRoutes(app, db, providerFor, secrets);
   registerMfaInteractionRoutes(app, db, providerFor, mailerFor(config));
 
   const context: RouteContext = { app, db, config, access: createAccessControl(db, secrets, app.accountWriteLimit) };

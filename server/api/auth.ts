@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import type { IdentitySecrets } from '../identity/secrets.ts';
 import { apiResource, type apiScopes } from '../identity/provider.ts';
-import { signInStatuses } from '../identity/accounts.ts';
+import { sessionStatuses } from '../identity/accounts.ts';
 import { Lru } from '../lru.ts';
 import { callerLookup } from './caller-record.ts';
 import { grantLiveness } from './grant-liveness.ts';
@@ -111,13 +111,17 @@ export function createAccessControl(db: Database, secrets: IdentitySecrets, limi
     // Tokens are short-lived but stateless; the user record makes lock, deactivation and
     // "signed out everywhere" take effect at once.
     const user = await findCaller(token.sub);
-    if (!user || user.tenantId !== request.tenant.id || !signInStatuses.has(user.status)) {
+    if (!user || user.tenantId !== request.tenant.id || !sessionStatuses.has(user.status)) {
       throw unauthorized('The account can no longer sign in.');
     }
     // iat has whole seconds: a token issued in the second of a password change is the new session's
     // (the change also ends every grant, which the check below catches for the old ones).
-    if (token.iat < Math.floor(user.tokensValidAfter.getTime() / 1000)) throw unauthorized('The session has ended.');
-    if (!(await isGrantAlive(token.gid))) throw unauthorized('The session has ended.');
+    const endedAt = Math.floor(user.tokensValidAfter.getTime() / 1000);
+    if (token.iat < endedAt) throw unauthorized('The session has ended.');
+    // A token of that very second is the new session's or an old one: its grant decides, read afresh,
+    // since a grant seen alive a moment ago may be one the change just ended (PostgreSQL trusts a
+    // seen grant for a few seconds; issue 27 point 11's change-password lock relies on this).
+    if (!(await isGrantAlive(token.gid, token.iat === endedAt))) throw unauthorized('The session has ended.');
 
     return {
       userId: user.id,

@@ -30,11 +30,12 @@ export function grantLiveness(db: Database) {
     return changeFeed;
   });
 
-  return async function isGrantAlive(grantId: string): Promise<boolean> {
+  /** `fresh`: read the database even if the grant was seen alive (the caller knows something may have just ended it). */
+  return async function isGrantAlive(grantId: string, fresh = false): Promise<boolean> {
     const announced = (await feed) !== undefined;
     const now = Date.now();
     const cached = known.get(grantId);
-    if (cached && now < cached.expiresAt && (announced || now - cached.checkedAt < unannouncedGrantTrustMs)) return true;
+    if (!fresh && cached && now < cached.expiresAt && (announced || now - cached.checkedAt < unannouncedGrantTrustMs)) return true;
     const endedBefore = ended;
     const [row] = await runner.preparedTextRows('api_grant_alive', grantSql, [grantId]);
     if (!row) {

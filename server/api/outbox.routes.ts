@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { hasClaim } from '../../src/domain/permissions.ts';
-import { findUserById, signInStatuses } from '../identity/accounts.ts';
+import { findUserById, sessionStatuses } from '../identity/accounts.ts';
 import { latestOutbox, outboxPageSize } from '../db/outbox-store.ts';
 import { html, raw } from '../html.ts';
 import type { Tenant } from '../tenancy.ts';
@@ -29,7 +29,7 @@ async function signedInUser(providerFor: ProviderFor, request: FastifyRequest, r
   const session = await provider.Session.get(provider.createContext(request.raw, reply.raw));
   if (!session.accountId) return undefined;
   const user = await findUserById(db, session.accountId);
-  if (!user || user.tenantId !== request.tenant?.id || !signInStatuses.has(user.status)) return undefined;
+  if (!user || user.tenantId !== request.tenant?.id || !sessionStatuses.has(user.status)) return undefined;
   return user;
 }
 

@@ -803,6 +803,8 @@ export const accountAudit = pgTable(
     userId: uuid('user_id').notNull(),
     activity: text('activity').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The address a lock came from (migration 0018); empty for entries without one. */
+    sourceAddress: text('source_address').notNull().default(''),
   },
   (t) => [index('account_audit_user').on(t.userId, t.createdAt)],
 );
@@ -833,4 +835,22 @@ export const rateLimitCounters = pgTable(
     resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('rate_limit_counters_resets_at').on(t.resetsAt)],
+);
+
+/**
+ * Wrong passwords sent with a valid device cookie, counted per cookie (its nonce) apart from the
+ * account's own count; five lock out that cookie only (migration 0018, server/identity/device-cookie.ts).
+ */
+export const deviceCookieFailures = pgTable(
+  'device_cookie_failures',
+  {
+    nonce: text('nonce').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lockedAt: timestamp('locked_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('device_cookie_failures_user').on(t.userId)],
 );

@@ -4,6 +4,7 @@ import { users } from '../db/schema.ts';
 import { canApplyUserAction, statusAfter, type UserAction } from '../../src/domain/user-status.ts';
 import { revokeAccountSessions } from './adapter.ts';
 import type { User } from './accounts.ts';
+import { auditLock, lockActivities, type LockSource } from './lock-audit.ts';
 
 type Writer = Pick<Database, 'update' | 'execute'>;
 
@@ -55,9 +56,10 @@ export function inactivityDaysOf(settings: unknown): number {
  * as it stands afterwards.
  */
 export async function lockIfInactive<T extends Pick<User, 'id' | 'status' | 'lastLoginAt' | 'createdAt' | 'statusChangedAt'>>(
-  db: Pick<Database, 'update'>,
+  db: Pick<Database, 'transaction'>,
   settings: unknown,
   user: T | undefined,
+  source: LockSource,
 ): Promise<T | undefined> {
   const days = inactivityDaysOf(settings);
   if (!user || days === 0 || (user.status !== 'Active' && user.status !== 'Normal')) return user;
@@ -66,9 +68,14 @@ export async function lockIfInactive<T extends Pick<User, 'id' | 'status' | 'las
     new Date(0),
   );
   if (Date.now() - lastSeen.getTime() < days * 86_400_000) return user;
-  await db
-    .update(users)
-    .set({ status: 'LockInactivity', lockedAt: new Date() })
-    .where(and(eq(users.id, user.id), inArray(users.status, ['Active', 'Normal'])));
+  await db.transaction(async (tx) => {
+    const locked = await tx
+      .update(users)
+      .set({ status: 'LockInactivity', lockedAt: new Date() })
+      .where(and(eq(users.id, user.id), inArray(users.status, ['Active', 'Normal'])))
+      .returning({ id: users.id });
+    // Audited once, by the sign-in that locked it (issue 27 point 11).
+    if (locked.length > 0) await auditLock(tx, user.id, source, lockActivities.inactivity);
+  });
   return { ...user, status: 'LockInactivity' };
 }

@@ -7,6 +7,12 @@ export type User = typeof users.$inferSelect;
 /** SUV §4: Invited, Active and Normal are enabled; locked and deactivated users cannot sign in. */
 export const signInStatuses = new Set(['Invited', 'Active', 'Normal']);
 export const maxFailedSignIns = 5;
+/**
+ * Statuses whose live sessions and tokens go on: the enabled ones, and the password-attempts lock,
+ * which keeps out browsers that never signed in to the account (device cookies, issue 27 point 11)
+ * rather than its owner. A lock that must end sessions (change password, deactivation) revokes them.
+ */
+export const sessionStatuses: ReadonlySet<string> = new Set([...signInStatuses, 'LockedPasswordAttempts']);
 /** Wrong second-step codes that lock an account (LockedMFAAttempts), counted within `mfaFailureWindowMinutes`. */
 export const maxFailedMfaCodes = 10;
 export const mfaFailureWindowMinutes = 15;
@@ -43,10 +49,12 @@ export function accessTokenClaims(user: User) {
 }
 
 /**
- * Counts a wrong password against the account (sign-in and change password alike) and locks it at
- * the fifth; true when this one locked it.
+ * Counts a wrong password against the account (sign-in without the account's device cookie, and
+ * change password) and locks it at the fifth; true when this one locked it. Counted only while the
+ * status is still the one the caller judged: of failures racing past the fifth, one locks (and is
+ * audited once), and an account locked meanwhile is not counted further.
  */
-export async function recordWrongPassword(db: Pick<Database, 'update'>, userId: string): Promise<boolean> {
+export async function recordWrongPassword(db: Pick<Database, 'update'>, user: Pick<User, 'id' | 'status'>): Promise<boolean> {
   const [updated] = await db
     .update(users)
     .set({
@@ -55,9 +63,9 @@ export async function recordWrongPassword(db: Pick<Database, 'update'>, userId: 
       // When the lock began, shown on the users page row (the status says why).
       lockedAt: sql`case when ${users.failedAttempts} + 1 >= ${maxFailedSignIns} and ${users.status} <> 'LockedPasswordAttempts' then now() else ${users.lockedAt} end`,
     })
-    .where(eq(users.id, userId))
+    .where(and(eq(users.id, user.id), eq(users.status, user.status)))
     .returning({ status: users.status });
-  return updated?.status === 'LockedPasswordAttempts';
+  return user.status !== 'LockedPasswordAttempts' && updated?.status === 'LockedPasswordAttempts';
 }
 
 /**

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type Provider from 'oidc-provider';
 import * as z from 'zod';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { findUserByEmail, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
+import { findUserByEmail, findUserById, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { lockIfInactive } from './account-status.ts';
@@ -14,6 +14,10 @@ import { federatedLogin, federatedParameters } from './federated-sign-in.ts';
 import { notFound } from '../http-error.ts';
 import { recordNameFailure } from './name-failures.ts';
 import { describeWait } from '../rate-limits.ts';
+import { accountUnavailableReason } from './interaction-policy.ts';
+import type { IdentitySecrets } from './secrets.ts';
+import { forgetDeviceFailures, isDeviceLockedOut, issueDeviceCookie, presentedDeviceNonce, recordDeviceFailure } from './device-cookie.ts';
+import { auditLock, lockActivities, lockSourceOf } from './lock-audit.ts';
 
 export const wrongCredentialsMessage = 'The email or password is incorrect.';
 export const lockedMessage =
@@ -29,13 +33,20 @@ const LoginFormSchema = z.object({ email: z.string().default(''), password: z.st
 
 type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
 
+function tenantOf(request: FastifyRequest) {
+  if (!request.tenant) throw notFound('Unknown tenant.');
+  return request.tenant;
+}
+
 /**
  * The login interaction: renders the branded page, checks the password, locks after five failures.
  * An address past its failures (app.signInFailures) waits without its guesses being checked, and
  * every other answer costs one password check, so neither timing nor the 'locked' message tells
- * whether an account exists (docs/decisions/003-abuse-limits.md).
+ * whether an account exists (docs/decisions/003-abuse-limits.md). The five-failure lock counts the
+ * failures of browsers without the account's device cookie; a browser that signed in before counts
+ * its own apart and still signs in past that lock with the right password (device-cookie.ts).
  */
-export function registerInteractionRoutes(app: FastifyInstance, db: Database, providerFor: ProviderFor) {
+export function registerInteractionRoutes(app: FastifyInstance, db: Database, providerFor: ProviderFor, secrets: IdentitySecrets) {
   function sendPage(reply: FastifyReply, request: FastifyRequest, uid: string, email = '', error?: string, status = error ? 401 : 200) {
     const tenant = request.tenant;
     if (!tenant) throw notFound('Unknown tenant.');
@@ -57,6 +68,11 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
       // A federated link (SUV §2) signs in without the form: federated-sign-in.ts.
       const link = federatedParameters(details);
       if (link) return federatedLogin(db, provider, request, reply, link);
+      // The account was locked or deactivated while this sign-in was under way (interaction-policy.ts).
+      if (details.prompt.reasons.includes(accountUnavailableReason)) {
+        const user = await findUserById(db, String(details.session?.accountId ?? ''));
+        return sendPage(reply, request, details.uid, '', user?.status.startsWith('Locked') ? lockedHelp(tenantOf(request)) : disabledMessage, 200);
+      }
       return sendPage(reply, request, details.uid);
     }
     // The portal is our own client: consent is implied, so grant what it asked for and continue.
@@ -80,12 +96,18 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     }
 
     // An account unused past the tenant's limit locks here (account-status.ts), before anything is checked.
-    const user = await lockIfInactive(db, tenant.settings, email ? await findUserByEmail(db, tenant.id, email) : undefined);
+    const source = lockSourceOf(request, tenant.id);
+    const user = await lockIfInactive(db, tenant.settings, email ? await findUserByEmail(db, tenant.id, email) : undefined, source);
+    // A browser that signed in to this account before (device-cookie.ts), unless its own failures locked it out.
+    const presented = user ? presentedDeviceNonce(request, secrets.cookieKeys, user.id) : undefined;
+    const device = presented && !(await isDeviceLockedOut(db, presented)) ? presented : undefined;
     const matches = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
     if (!matches) await app.signInFailures.recordFailure(request);
-    const canSignIn = user !== undefined && signInStatuses.has(user.status);
+    // The password-attempts lock keeps out other browsers, not the owner's (issue 27 point 11).
+    const ownerPastLock = user?.status === 'LockedPasswordAttempts' && device !== undefined;
+    const canSignIn = user !== undefined && (signInStatuses.has(user.status) || ownerPastLock);
 
-    if (user?.status.startsWith('Locked')) return sendPage(reply, request, details.uid, email, lockedHelp(tenant));
+    if (user?.status.startsWith('Locked') && !ownerPastLock) return sendPage(reply, request, details.uid, email, lockedHelp(tenant));
     if (!canSignIn) {
       // Only someone who knows the password learns that the account is deactivated.
       if (user && matches) return sendPage(reply, request, details.uid, email, disabledMessage);
@@ -94,12 +116,29 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
       return sendPage(reply, request, details.uid, email, locked ? lockedHelp(tenant) : wrongCredentialsMessage);
     }
 
+    if (!matches && device) {
+      // The owner's browser: its failures count for it alone, and five lock out only this cookie.
+      await db.transaction(async (tx) => {
+        if (await recordDeviceFailure(tx, device, user.id)) await auditLock(tx, user.id, source, lockActivities.deviceCookie);
+      });
+      return sendPage(reply, request, details.uid, email, wrongCredentialsMessage);
+    }
     if (!matches) {
-      const locked = await recordWrongPassword(db, user.id);
+      const locked = await db.transaction(async (tx) => {
+        const lockedNow = await recordWrongPassword(tx, user);
+        if (lockedNow) await auditLock(tx, user.id, source, lockActivities.passwordAttempts);
+        return lockedNow;
+      });
       return sendPage(reply, request, details.uid, email, locked ? lockedHelp(tenant) : wrongCredentialsMessage);
     }
 
-    await db.update(users).set({ failedAttempts: 0, lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    // A lock against other browsers stays until an administrator unlocks it or the password is reset.
+    await db
+      .update(users)
+      .set({ failedAttempts: sql`case when ${users.status} = 'LockedPasswordAttempts' then ${users.failedAttempts} else 0 end`, lastLoginAt: new Date() })
+      .where(eq(users.id, user.id));
+    if (presented) await forgetDeviceFailures(db, presented);
+    issueDeviceCookie(request, reply, secrets.cookieKeys, user.id);
     // The second step (or a required enrolment) comes next when there is one: mfa-interaction.ts.
     return afterPasswordStep(db, provider, request, reply, details.uid, user);
   });

@@ -11,9 +11,10 @@ import { composeEmail } from '../providers/mail/compose.ts';
 import type { Mailer } from '../providers/mail/mailer.ts';
 import { notFound } from '../http-error.ts';
 import type { Tenant } from '../tenancy.ts';
-import { findUserById, recordWrongMfaCode, signInStatuses, type User } from './accounts.ts';
+import { findUserById, recordWrongMfaCode, sessionStatuses, type User } from './accounts.ts';
 import { revokeAccountSessions } from './adapter.ts';
 import { sendIdentityPage } from './identity-page.ts';
+import { auditLock, lockActivities, lockSourceOf } from './lock-audit.ts';
 import { renderLoginPage } from './login-page.ts';
 import {
   authenticationLevels,
@@ -139,7 +140,8 @@ export function registerMfaInteractionRoutes(
       await sendLoginPage(reply, tenant, details.uid, 'Your sign-in has expired. Please sign in again.');
       return undefined;
     }
-    if (!signInStatuses.has(user.status)) {
+    // A challenge opens only after a right password, from a browser the account's lock lets in.
+    if (!sessionStatuses.has(user.status)) {
       await closeChallenge(db, details.uid);
       await sendLoginPage(
         reply,
@@ -154,6 +156,7 @@ export function registerMfaInteractionRoutes(
 
   /** A wrong code: counted for this attempt (five end it) and for the account (ten in 15 minutes lock it). */
   async function wrongCode(
+    request: FastifyRequest,
     reply: FastifyReply,
     tenant: Tenant,
     uid: string,
@@ -162,6 +165,7 @@ export function registerMfaInteractionRoutes(
   ) {
     const locked = await db.transaction(async (tx) => {
       if (!(await recordWrongMfaCode(tx, user.id))) return false;
+      await auditLock(tx, user.id, lockSourceOf(request, tenant.id), lockActivities.mfaAttempts);
       await revokeAccountSessions(tx, user.id);
       await closeChallenge(tx, uid);
       return true;
@@ -189,7 +193,7 @@ export function registerMfaInteractionRoutes(
       const { code } = LoginMfaFormSchema.parse(request.body ?? {});
       const factor = await verifySecondFactor(db, user, code);
       if (!factor) {
-        return wrongCode(reply, tenant, uid, user, () =>
+        return wrongCode(request, reply, tenant, uid, user, () =>
           sendIdentityPage(reply, tenant, mfaCodePage(uid, wrongCodeMessage), 401),
         );
       }
@@ -217,7 +221,7 @@ export function registerMfaInteractionRoutes(
         LoginMfaFormSchema.parse(request.body ?? {}).code.trim(),
       );
       if (!codes)
-        return wrongCode(reply, tenant, uid, user, () =>
+        return wrongCode(request, reply, tenant, uid, user, () =>
           sendEnrolment(db, reply, tenant, uid, user, wrongCodeMessage),
         );
       await markChallengeEnrolled(db, uid);

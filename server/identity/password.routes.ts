@@ -11,6 +11,7 @@ import { findUserById, recordWrongPassword } from './accounts.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { revokeAccountSessions } from './adapter.ts';
 import { lockedMessage } from './interaction.routes.ts';
+import { auditLock, lockActivities, lockSourceOf } from './lock-audit.ts';
 
 export const passwordResults = { policyFailed: 0, wrongPassword: 1, changed: passwordChangedResult } as const;
 
@@ -34,8 +35,16 @@ export function registerPasswordRoutes({ app, db, access }: RouteContext) {
       if (!user) return { message: 'The current password is incorrect.', result: passwordResults.wrongPassword };
       if (!(await verifyPassword(oldPassword, user.passwordHash))) {
         const locked = await db.transaction(async (tx) => {
-          if (!(await recordWrongPassword(tx, user.id))) return false;
+          // An account already locked against other browsers keeps its live sessions (device cookies,
+          // issue 27 point 11), but one of them guessing the current password ends them all at once.
+          const locks = user.status === 'LockedPasswordAttempts' || (await recordWrongPassword(tx, user));
+          if (!locks) return false;
+          await auditLock(tx, user.id, lockSourceOf(request, user.tenantId), lockActivities.changePasswordAttempts);
           await revokeAccountSessions(tx, user.id);
+          // This lock status no longer refuses tokens by itself (other browsers' failures must not end
+          // the owner's sessions), so the lock ends them here, at once on every instance: tokens
+          // issued before now, and those of this very second whose grant was just revoked (auth.ts).
+          await tx.update(users).set({ tokensValidAfter: new Date() }).where(eq(users.id, user.id));
           return true;
         });
         if (locked) return { message: lockedMessage, result: passwordResults.wrongPassword };

@@ -3,7 +3,8 @@ import type { Database } from '../db/client.ts';
 import type { ServerConfig } from '../config.ts';
 import type { IdentitySecrets } from './secrets.ts';
 import { createPostgresAdapter } from './adapter.ts';
-import { accessTokenClaims, findUserById, signInStatuses } from './accounts.ts';
+import { accessTokenClaims, findUserById, sessionStatuses, signInStatuses } from './accounts.ts';
+import { portalInteractionPolicy } from './interaction-policy.ts';
 
 export const portalClientId = 'portal';
 /** One resource server (this portal server) carries both APIs; each API route checks its own scope. */
@@ -52,7 +53,7 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
     claims: { openid: ['sub', 'acr', 'amr'], profile: ['name', 'email'] },
     findAccount: async (_ctx, id) => {
       const user = await findUserById(db, id);
-      if (!user || user.tenantId !== tenantId || !signInStatuses.has(user.status)) return undefined;
+      if (!user || user.tenantId !== tenantId || !sessionStatuses.has(user.status)) return undefined;
       return {
         accountId: user.id,
         claims: () => ({ sub: user.id, name: `${user.firstName} ${user.lastName}`, email: user.email }),
@@ -97,7 +98,7 @@ export function createProvider(origin: string, { db, config, secrets, tenantId }
       Session: (_ctx: KoaContextWithOIDC, session) => slidingTtl(session.loginTs),
       RefreshToken: (_ctx: KoaContextWithOIDC, token) => slidingTtl(token.iiat ?? token.iat),
     },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { policy: portalInteractionPolicy(), url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: secrets.cookieKeys },
     jwks: { keys: secrets.signingKeys },
     clientBasedCORS: (ctx, requestOrigin) => requestOrigin === origin,

@@ -119,10 +119,22 @@ test('invite a Read Only admin with access; they set a password from the e-mail 
 
 test('five wrong passwords lock an account; the row says why and when; unlock lets them sign in', async ({ page, browser }) => {
   const email = 'olivia.smith.0@staff.demo.test';
+  // Olivia's own browser signed in before: it holds her device cookie (issue 27 point 11).
+  const owner = await freshSignIn(browser, email, demoPassword);
+  await expect(navigation(owner.page)).toBeVisible();
   const attacker = await freshSignIn(browser, email, 'wrong-1');
   for (let attempt = 2; attempt <= 5; attempt++) await submitLogin(attacker.page, email, `wrong-${attempt}`);
   await expect(attacker.page.getByRole('alert')).toContainText('locked');
+  await expect(attacker.page.getByRole('alert')).toContainText('support@');
   await attacker.context.close();
+  // The lock keeps out the guesser's browser, not Olivia's: her session goes on, and after logging
+  // out her browser signs in again with the right password.
+  await owner.page.reload();
+  await expect(navigation(owner.page)).toBeVisible();
+  await owner.page.getByRole('button', { name: /^Account:/ }).click();
+  await owner.page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await signInAt(owner.page, '/', email);
+  await owner.context.close();
 
   await signInAt(page, '/users', 'admin@demo.test');
   await search(page, 'olivia.smith.0');

@@ -74,13 +74,25 @@ export async function startTestServer(env: Record<string, string> = {}) {
 
 export const hosts = { demo: 'localhost', acme: 'acme.localhost', unknown: 'nowhere.localhost' } as const;
 
-class CookieJar {
+type SetCookie = LightMyRequestResponse['cookies'][number];
+
+/** A browser's cookies: pass one jar to several sign-ins to be the same browser (its device cookie). */
+export class CookieJar {
   private readonly cookies = new Map<string, string>();
+  /** Each cookie as last set, with its attributes (path, httpOnly, sameSite...). */
+  readonly lastSet: Map<string, SetCookie> = new Map();
   store(response: LightMyRequestResponse) {
     for (const cookie of response.cookies) {
+      this.lastSet.set(cookie.name, cookie);
       if (cookie.expires && cookie.expires.getTime() < Date.now()) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
+  }
+  get(name: string) {
+    return this.cookies.get(name);
+  }
+  set(name: string, value: string) {
+    this.cookies.set(name, value);
   }
   header() {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -107,13 +119,20 @@ export interface SignInResult {
  * Signs in exactly as the portal does: authorization code with PKCE through the real login page,
  * then the token exchange. Nothing is forged.
  */
-export async function signIn(server: TestServer, email: string, password = demoPassword, host: string = hosts.demo): Promise<SignInResult> {
+export async function signIn(
+  server: TestServer,
+  email: string,
+  password = demoPassword,
+  host: string = hosts.demo,
+  /** `jar`: the browser (a new one by default); `afterPassword`: runs once the password step has been accepted. */
+  options: { jar?: CookieJar; afterPassword?: () => Promise<unknown> } = {},
+): Promise<SignInResult> {
   const { app } = server;
   const origin = `http://${host}`;
   const redirectUri = `${origin}/authentication/callback`;
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const jar = new CookieJar();
+  const jar = options.jar ?? new CookieJar();
   const query = new URLSearchParams({
     client_id: portalClientId,
     redirect_uri: redirectUri,
@@ -172,6 +191,7 @@ export async function signIn(server: TestServer, email: string, password = demoP
       if (login.statusCode !== 303 && login.statusCode !== 302) {
         return { loginPage: login.body, loginStatus: login.statusCode };
       }
+      await options.afterPassword?.();
       response = login;
       continue;
     }

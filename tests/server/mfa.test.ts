@@ -6,6 +6,7 @@ import { signInSteps, totpCode } from './sign-in-steps.ts';
 import { accountAudit, outbox, tenantHosts, tenants, users } from '../../server/db/schema.ts';
 import { seedTenants } from '../../server/db/seed.ts';
 import { escapeHtml } from '../../server/html.ts';
+import { lockActivities } from '../../server/identity/lock-audit.ts';
 import { lockedMfaMessage, tooManyWrongCodesMessage, wrongCodeMessage } from '../../server/identity/mfa-pages.ts';
 import { wrongEnrolmentCodeMessage } from '../../server/api/mfa.routes.ts';
 
@@ -129,6 +130,9 @@ describe('the second step at sign-in', () => {
     expect(locking.page).toContain(escapeHtml(lockedMfaMessage));
     const [locked] = await server.db.select().from(users).where(eq(users.id, user.id));
     expect(locked!.status).toBe('LockedMFAAttempts');
+    // Every lock is audited, with the address it came from (issue 27 point 11).
+    const audit = await server.db.select().from(accountAudit).where(eq(accountAudit.userId, user.id));
+    expect(audit.filter((entry) => entry.activity === lockActivities.mfaAttempts).map((entry) => entry.sourceAddress)).toEqual(['127.0.0.1']);
     const refused = await signInSteps(server, { host: hosts.demo, email: 'guesser@demo.test', codes: [totpCode(secret)] });
     expect(refused.tokens).toBeUndefined();
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, like } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { api, hosts, refresh, signIn, startTestServer, type TestServer, userWith } from './harness.ts';
-import { outbox, tenants, userAudit, userInvitations, users } from '../../server/db/schema.ts';
+import { accountAudit, outbox, tenants, userAudit, userInvitations, users } from '../../server/db/schema.ts';
+import { lockActivities } from '../../server/identity/lock-audit.ts';
 import { shellClaims } from '../../src/domain/claims.ts';
 import { inviteTexts, permissionTexts, userActionTexts } from '../../src/schemas/users.schema.ts';
 import { ownPermissionsMessage, transitionRefusal } from '../../server/api/users.routes.ts';
@@ -367,6 +368,10 @@ describe('status transitions', () => {
     expect((demo!.settings as { LockInactivityDays: number }).LockInactivityDays).toBe(90);
     expect((await signIn(server, user.email)).tokens).toBeUndefined();
     expect((await userByEmail(user.email)).status).toBe('LockInactivity');
+    // Audited once, with the address of the sign-in that locked it (issue 27 point 11).
+    expect((await signIn(server, user.email)).tokens).toBeUndefined();
+    const audit = await server.db.select().from(accountAudit).where(eq(accountAudit.userId, user.id));
+    expect(audit.map((entry) => [entry.activity, entry.sourceAddress])).toEqual([[lockActivities.inactivity, '127.0.0.1']]);
   });
 });
 
