@@ -295,6 +295,11 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const pendingCounts = new Map<string, Promise<CountEntry>>();
   const seeks = new Lru<SeekEntry>();
   const lastPageRead = new Lru<number>();
+  /**
+   * The last version of each list a page was served from (its count and seek list together), by
+   * seek key: kept pages read from it while the caches are read again at a newer version.
+   */
+  const lastServed = new Lru<CountEntry & { seek: SeekEntry; seekKey: string }>();
   /** Background reads of lists whose kept pages were served, by seek key: one at a time each. */
   const refreshing = new Map<string, Promise<unknown>>();
   const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
@@ -555,6 +560,19 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
     if (fetched.version !== version) throw new StaleVersion(fetched.version);
+    // What a kept page may use later: this list as of this version, whatever replaces its caches meanwhile.
+    const served = seeks.get(seekKey);
+    if (served?.version === version && lastServed.get(seekKey)?.version !== version) {
+      lastServed.set(seekKey, { version, total, at: counts.get(key)?.at ?? Date.now(), seek: served, seekKey });
+      // Bounded like the seek lists (a quarter of their memory on top): a kept list's ids may be all that is left of it.
+      let bytes = 0;
+      for (const kept of lastServed.values()) bytes += entryBytes(kept.seek);
+      for (const oldest of [...lastServed.values()]) {
+        if (lastServed.size <= maxCountEntries && bytes <= maxSeekBytes / 4) break;
+        bytes -= entryBytes(oldest.seek);
+        lastServed.delete(oldest.seekKey);
+      }
+    }
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
@@ -568,14 +586,13 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * there is no such page: the caller reads the list at the current version.
    */
   async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number, versionsBehind: number): Promise<ListPage | undefined> {
-    const count = counts.get(key);
-    const seek = seeks.get(seekKey);
+    const count = lastServed.get(seekKey);
     if (!count || current - count.version < versionsBehind || Date.now() - count.at > maxStaleMs) return undefined;
     if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= count.at) return undefined;
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
     const end = Math.min(start + rowsPerPage, count.total);
-    const ids = start >= end ? [] : seek?.version === count.version ? knownIds(seek, count.total, start, end) : undefined;
+    const ids = start >= end ? [] : knownIds(count.seek, count.total, start, end);
     if (!ids) return undefined;
     const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
     if (!rows) return undefined;
@@ -682,6 +699,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       listRows.clear();
       seeks.evict(() => true);
       counts.evict(() => true);
+      lastServed.evict(() => true);
     },
   };
 }
