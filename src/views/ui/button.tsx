@@ -16,10 +16,18 @@ export interface ButtonProps extends Omit<AriaButtonProps, 'className'> {
  * (Verify, Cancel, Save) leaves that pointer dangling: a nameless image until it times out
  * (issue 32, axe role-img-alt), announcing nothing. When the button leaves, so do its announcements.
  */
+const firstAnnouncementDelayMs = 250;
+
 function useAnnouncementsLeaveWith(buttonId: string) {
   useEffect(
     () => () => {
-      for (const node of document.querySelectorAll(`[data-live-announcer] [role="img"][aria-labelledby~="${CSS.escape(buttonId)}"]`)) node.remove();
+      const remove = () => {
+        for (const node of document.querySelectorAll(`[data-live-announcer] [role="img"][aria-labelledby~="${CSS.escape(buttonId)}"]`)) node.remove();
+      };
+      remove();
+      // react-aria makes the page's very first announcement 100 ms late (its regions must be in the
+      // page first), so one made just before the button left may arrive after it.
+      window.setTimeout(remove, firstAnnouncementDelayMs);
     },
     [buttonId],
   );
