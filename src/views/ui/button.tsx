@@ -10,24 +10,28 @@ export interface ButtonProps extends Omit<AriaButtonProps, 'className'> {
   ref?: Ref<HTMLButtonElement>;
 }
 
+const lateAnnouncementMs = 300;
+
 /**
  * react-aria announces a pending button's change by pointing its live announcer at the button's
  * id (an element with role img and aria-labelledby). A pending button that the result replaces
  * (Verify, Cancel, Save) leaves that pointer dangling: a nameless image until it times out
  * (issue 32, axe role-img-alt), announcing nothing. When the button leaves, so do its announcements.
  */
-const firstAnnouncementDelayMs = 250;
-
 function useAnnouncementsLeaveWith(buttonId: string) {
   useEffect(
     () => () => {
       const remove = () => {
-        for (const node of document.querySelectorAll(`[data-live-announcer] [role="img"][aria-labelledby~="${CSS.escape(buttonId)}"]`)) node.remove();
+        for (const node of document.querySelectorAll('[data-live-announcer] [role="img"][aria-labelledby]')) {
+          if (node.getAttribute('aria-labelledby')?.split(' ').includes(buttonId)) node.remove();
+        }
       };
       remove();
       // react-aria makes the page's very first announcement 100 ms late (its regions must be in the
-      // page first), so one made just before the button left may arrive after it.
-      window.setTimeout(remove, firstAnnouncementDelayMs);
+      // page first), so one made just before the button left may arrive after it: it goes as it comes.
+      const observer = new MutationObserver(remove);
+      observer.observe(document.body, { childList: true, subtree: true });
+      window.setTimeout(() => observer.disconnect(), lateAnnouncementMs);
     },
     [buttonId],
   );
