@@ -14,8 +14,8 @@ import { HttpError } from '../http-error.ts';
  * and answers 409 with the rule's message (src/domain/application-write-rule.ts) for a
  * depersonalised application, before anything is stored, sent or verified.
  *
- * The rule reads the application as the caller may see it (an invisible, cancelled or another
- * tenant's one is left to the route's own 404, so this answer tells nobody more than the route
+ * The rule reads the application as the caller may see it (a cancelled one still opens at its
+ * address, so it is refused here; an invisible or another tenant's one is left to the route's own 404, so this answer tells nobody more than the route
  * would). Without a caller (the application form's e-mailed links) it reads the host's tenant's
  * application, and answers in the link holder's words.
  */

@@ -82,8 +82,8 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const actionReads = new ReadBatchesByKind<string, ActionApplication>();
 
 /**
- * The application if the actor may see it; undefined for an unknown, another tenant's, cancelled
- * or invisible one alike. A prepared statement per key kind and visibility, planned once; reads
+ * The application if the actor may see it (a cancelled one too: the write rule answers 409 for
+ * it); undefined for an unknown, another tenant's or invisible one alike. A prepared statement per key kind and visibility, planned once; reads
  * that arrive together for the same statement share it (read-batches.ts), as every action starts
  * with one.
  */

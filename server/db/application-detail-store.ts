@@ -10,8 +10,9 @@ import { ReadBatchesByKind } from './read-batches.ts';
 /**
  * Reads of the application detail screen (AM §2, §3), each limited to what the caller may see: an
  * application outside every list the caller may open is the same "not found" as one that does not
- * exist, and so is another tenant's. Cancelled applications are in no list, so they are not found
- * either (AM §4 "Cancel removes the application from listings").
+ * exist, and so is another tenant's. A cancelled application is in no list (AM §4 "Cancel removes
+ * the application from listings") but stays readable at its own address for whoever could see it
+ * before (issue 32: who cancelled it and when); the write rule refuses every write to it (409).
  */
 
 /** What the caller's claims let the detail carry (AM §6). */
@@ -39,10 +40,14 @@ export const tfnProvidedPlaceholder = 'Provided';
 const scopeName = (scope: ListScope) =>
   scope.kind === 'restricted' ? `restricted_${scope.byLocation ? 'l' : 'x'}${scope.byRestrictionGroup ? 'g' : 'x'}` : scope.kind;
 
-/** `id = $1` and visible to the actor, as SQL over `applications a`-less columns, with its statement name suffix. */
+/**
+ * `id = $1` and visible to the actor, as SQL over `applications a`-less columns, with its statement
+ * name suffix. Cancelled ones included: one application is opened by its address, not from a list.
+ */
 export function visibleById(params: Params, actor: Actor) {
   const scopes = visibleScopes(actor);
-  const condition = scopes.length === 0 ? 'false' : scopes.map((scope) => `(${listWhere(params, actor.tenantId, scope, emptyFilters)})`).join(' or ');
+  const condition =
+    scopes.length === 0 ? 'false' : scopes.map((scope) => `(${listWhere(params, actor.tenantId, scope, emptyFilters, false)})`).join(' or ');
   const name = scopes.length === 0 ? 'none' : scopes.map(scopeName).join('_');
   return { condition: `(${condition})`, name };
 }
@@ -118,7 +123,7 @@ select a.id::text, json_build_object(
   'OutstandingDocuments', ${jsonArray(`select json_agg(json_build_object('Name', o.name, 'ActionRequired', o.action_required) order by o.id) from application_outstanding_documents o where o.application_id = a.id`)},
   'ApplicationTaxInformations', case when ${taxSummary} then ${jsonArray(`select json_agg(json_build_object('ApplicantName', trim(i.first_name || ' ' || i.last_name), 'Tfn', case when i.tfn = '' then '' when ${taxSensitive} then i.tfn else ${placeholder} end) order by i.position) from application_applicants i where i.application_id = a.id`)} else '[]'::json end,
   'ReportItems', case when a.${complete} then json_build_array(json_build_object('ReportName', 'FinalReport', 'DisplayName', 'Final Report')) else json_build_array(json_build_object('ReportName', 'DraftReport', 'DisplayName', 'Draft Report')) end,
-  'ApiItems', case when a.${complete} and a.status <> 'Depersonalised' then json_build_array(json_build_object('ApiName', 'CoreBanking', 'DisplayName', 'Send to core banking')) else '[]'::json end,
+  'ApiItems', case when a.${complete} and a.status not in ('Depersonalised', 'Cancelled') then json_build_array(json_build_object('ApiName', 'CoreBanking', 'DisplayName', 'Send to core banking')) else '[]'::json end,
   'Documents', case when ${documents} then ${jsonArray(`select json_agg(json_build_object('ArtifactID', d.id::text, 'ArtifactFriendlyName', d.friendly_name, 'OriginalFileName', d.original_file_name, 'UploadedTimestamp', ${epoch('d.uploaded_at')}, 'LabDocsId', d.public_id::text) order by d.uploaded_at desc, d.id desc) from application_documents d where d.application_id = a.id`)} else '[]'::json end,
   'InstanceName', a.tenant_id
 )::text

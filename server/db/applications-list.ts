@@ -73,10 +73,15 @@ function dayRange(params: Params, tenant: string, column: string, from: string |
   return clauses;
 }
 
-/** The WHERE clause of a list: the tenant, rows that are listed, the caller's scope and the filters. */
-export function listWhere(params: Params, tenantId: string, scope: ListScope, filters: ListFilters): string {
+/**
+ * The WHERE clause of a list: the tenant, rows that are listed, the caller's scope and the filters.
+ * `listed` false keeps cancelled rows: cancel takes an application out of every listing (AM §4), but
+ * its own address still opens it, read-only (issue 32), so one application's reads ask for it.
+ */
+export function listWhere(params: Params, tenantId: string, scope: ListScope, filters: ListFilters, listed = true): string {
   const tenant = params.add(tenantId);
-  const clauses = [`tenant_id = ${tenant}`, `status <> 'Cancelled'`];
+  const clauses = [`tenant_id = ${tenant}`];
+  if (listed) clauses.push(`status <> 'Cancelled'`);
 
   if (scope.kind === 'mine') {
     const user = params.add(scope.userId);

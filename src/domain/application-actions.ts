@@ -55,9 +55,7 @@ export const actionRules = {
         ? 'The application is not complete yet.'
         : facts.ApplicationModeCode === printAndSign
           ? 'A Print & Sign application has no completion e-mail.'
-          : facts.Status === depersonalised
-            ? 'This application has been depersonalised.'
-            : undefined,
+          : unlessGone(facts),
   },
   generateReport: {
     claim: (facts) => (facts.IsComplete ? 'app.generatefinalreport' : 'app.generatedraftreport'),
@@ -66,17 +64,14 @@ export const actionRules = {
   triggerApi: {
     claim: 'app.triggerapi',
     stateProblem: (facts) =>
-      !facts.IsComplete
-        ? 'API steps run on completed applications only.'
-        : facts.Status === depersonalised
-          ? 'This application has been depersonalised.'
-          : undefined,
+      !facts.IsComplete ? 'API steps run on completed applications only.' : unlessGone(facts),
   },
   cancel: { claim: 'app.cancel', stateProblem: unlessGone },
   depersonalise: {
     claim: 'app.depersonalise',
+    // A cancelled one is closed to it too (the write rule): it still opens, read-only (issue 32).
     stateProblem: (facts) =>
-      facts.Status === depersonalised ? 'This application has already been depersonalised.' : undefined,
+      facts.Status === depersonalised ? 'This application has already been depersonalised.' : unlessGone(facts),
   },
   assign: { claim: 'app.assign', stateProblem: unlessGone },
   setLabel: { claim: 'label.assign', stateProblem: unlessGone },

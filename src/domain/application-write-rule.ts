@@ -7,7 +7,7 @@
  * Depersonalised is final: nothing may be added or changed (a comment, a document, a verification,
  * a label, an e-mail, a save through an e-mailed link), so no personal value can come back and no
  * record can claim something happened to a person who is no longer named. Cancelled is closed
- * too (AM §4 "Cancel removes the application from listings"; the detail no longer opens it).
+ * too (AM §4 "Cancel removes the application from listings"; its detail still opens, read-only).
  */
 
 export const depersonalisedStatus = 'Depersonalised';

@@ -85,14 +85,15 @@ export const columnLabels: Record<ListColumnName, string> = {
  * content area of a 1280 px window beside the tick boxes; wider windows spread the extra room.
  */
 export const columnWidthsRem: Record<ListColumnName, number> = {
-  ID: 3.75,
-  Email: 5.25,
-  ClientName: 5.25,
-  CreatedDate: 5,
-  Owner: 5,
+  ID: 3.25,
+  Email: 5,
+  ClientName: 5,
+  CreatedDate: 4.5,
+  Owner: 4.75,
   PercentageComplete: 5,
   DocsRequired: 5.5,
-  Status: 6.25,
+  // Room for the longest status word, 'Depersonalised' (issue 32: it was cut to 'Depersonalis').
+  Status: 8,
   // Room for the longest single word of a label or tag ('Compliance', 'Re-papered'): a word never breaks.
   Label: 5.5,
   SystemLabel: 5.5,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { pdfText } from '../server/pdf-text.ts';
-import { signInAt } from './support.ts';
+import { axeViolations, signInAt } from './support.ts';
 
 /**
  * AM §2 the detail's Actions menu, View and Edit, §4 their transitions, §6 the claims that show
@@ -224,6 +224,20 @@ test.describe('application actions', () => {
     await expect(page).toHaveURL(/\/list\/all\?status=/);
     await expect(rows(page).first()).toBeVisible();
     await expect(grid(page).getByRole('rowheader', { name: String(id), exact: true })).toHaveCount(0);
+
+    // Issue 32: its own address still opens it (Back), marked Cancelled, read-only, with who cancelled it.
+    await page.goBack();
+    await expect(page.getByRole('heading', { level: 1, name: `Application (${id})` })).toBeVisible();
+    await expect(statusValue(page)).toContainText('Cancelled');
+    await expect(page.getByRole('complementary', { name: 'Activity' }).getByText('Application cancelled by Avery Admin')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Add comment' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Choose files' })).toHaveCount(0);
+    const menu = await openMenu(page);
+    await expect(menu.getByRole('menuitem', { name: 'Cancel Application' })).toHaveCount(0);
+    await expect(menu.getByRole('menuitem', { name: 'Depersonalise Application' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   test('without the claims: no items for a read-only user; no Depersonalise for a manager', async ({ page, browser }) => {

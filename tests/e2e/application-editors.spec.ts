@@ -104,7 +104,7 @@ test.describe('application editors', () => {
     // Change Signing Mode: Online (Pin) or Print & Sign (PrintandSign), only in Adviser edit (AM §5/§6).
     const mode = (await detailValue(page, 'Mode').innerText()).replace(/\s*Edit$/, '').trim();
     const otherMode = mode === 'Online' ? 'Print & Sign' : 'Online';
-    await page.getByRole('button', { name: 'Change signing mode' }).click();
+    await page.getByRole('button', { name: 'Edit signing mode' }).click();
     dialog = page.getByRole('dialog', { name: 'Change Signing Mode' });
     await expect(dialog.getByRole('radio', { name: mode })).toBeChecked();
     await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
@@ -222,7 +222,7 @@ test.describe('application editors', () => {
     await signInAt(page, `${listOf('Locked')}&sortBy=ID&sortType=asc`, 'readonly@demo.test');
     await openFirstRow(page);
     await expect(card(page, 'Details')).toBeVisible();
-    for (const name of ['Edit assignee', 'Edit label', 'Edit owner', 'Edit email address', 'Change signing mode']) {
+    for (const name of ['Edit assignee', 'Edit label', 'Edit owner', 'Edit email address', 'Edit signing mode']) {
       await expect(page.getByRole('button', { name })).toHaveCount(0);
     }
     await expect(card(page, 'Approval Status').getByText('Locked').first()).toBeVisible();

@@ -18,3 +18,20 @@ export async function signInAt(page: Page, path: string, email: string, password
 }
 
 export const navigation = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+/**
+ * axe's violations on the page as it is now ('rule-id (nodes): selectors'). axe goes in through
+ * the DevTools protocol, which the portal's Content-Security-Policy does not govern, so the page
+ * runs under its real policy.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const { readFile } = await import('node:fs/promises');
+  if (!(await page.evaluate(() => Reflect.has(window, 'axe')))) await page.evaluate(await readFile('node_modules/axe-core/axe.min.js', 'utf8'));
+  return page.evaluate(async () => {
+    const axe = Reflect.get(window, 'axe') as {
+      run: (context: Document) => Promise<{ violations: { id: string; nodes: { target: unknown[] }[] }[] }>;
+    };
+    const result = await axe.run(document);
+    return result.violations.map((violation) => `${violation.id} (${violation.nodes.length}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}

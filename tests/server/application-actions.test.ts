@@ -9,6 +9,7 @@ import { ApplicationDetailSchema } from '../../src/schemas/application-detail.sc
 import { SystemInformationSchema } from '../../src/schemas/configuration.schema.ts';
 import { ApplicationListResponseSchema } from '../../src/schemas/applications.schema.ts';
 import { actionRules } from '../../src/domain/application-actions.ts';
+import { cancelledWriteMessage } from '../../src/domain/application-write-rule.ts';
 import { allClaims } from '../../src/domain/claims.ts';
 
 /**
@@ -187,12 +188,16 @@ describe.each(routes)('$method $name: the refusals', (route) => {
     expect((await call(route, take(route.fits), token)).statusCode).toBe(403);
   });
 
-  it('is 404 with the detail\'s message for another tenant\'s, a cancelled, an unknown and an invisible application', async () => {
-    for (const app of [acmeApp, cancelled, { ...cancelled, id: 999_999_999, guid: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' }]) {
+  it('is 404 with the detail\'s message for another tenant\'s, an unknown and an invisible application, 409 for a cancelled one', async () => {
+    for (const app of [acmeApp, { ...cancelled, id: 999_999_999, guid: '0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f' }]) {
       const response = await call(route, app, admin);
       expect(response.statusCode, `${app.tenantId} ${app.id}`).toBe(404);
       expect(response.json().message).toBe(applicationNotFoundMessage);
     }
+    // Issue 32: a cancelled application still opens at its address, so the write rule refuses it by name.
+    const closed = await call(route, cancelled, admin);
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().message).toBe(cancelledWriteMessage);
     // view.myapps only: an application the user neither owns nor is assigned is not theirs to act on.
     const { token } = await userWith(server, `mine-${route.name.replaceAll(' ', '-')}@demo.test`, ['view.myapps', route.claim]);
     const response = await call(route, take(route.fits), token);

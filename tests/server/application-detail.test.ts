@@ -153,9 +153,8 @@ describe('GET /api/application/get/{id}', () => {
     expect(['Online', 'Print & Sign']).toContain(body.ApplicationModeCode);
   });
 
-  it('is 404 with the spec text for an unknown id, another tenant\'s id, and a cancelled application', async () => {
-    const [cancelled] = await server.db.select({ id: applications.id }).from(applications).where(eq(applications.status, 'Cancelled')).limit(1);
-    for (const id of [999_999_999, acmeApp.id, cancelled!.id]) {
+  it('is 404 with the spec text for an unknown id and another tenant\'s id', async () => {
+    for (const id of [999_999_999, acmeApp.id]) {
       const response = await detail(admin, id);
       expect(response.statusCode, String(id)).toBe(404);
       // AM §8, letter for letter.
@@ -165,6 +164,27 @@ describe('GET /api/application/get/{id}', () => {
     }
     // The acme application is there for acme's own admin.
     expect((await detail(await accessTokenFor(server, 'admin@acme.test', hosts.acme), acmeApp.id, hosts.acme)).statusCode).toBe(200);
+  });
+
+  it('still opens a cancelled application at its address, marked Cancelled, with who cancelled it in its feed (issue 32)', async () => {
+    const [target] = await server.db
+      .select({ id: applications.id, guid: applications.guid, status: applications.status })
+      .from(applications)
+      .where(and(eq(applications.tenantId, 'demo'), sql`${applications.status} not in ('Cancelled', 'Depersonalised')`, sql`${applications.dateCompleted} is not null`))
+      .limit(1);
+    const cancel = await api(server, 'POST', '/api/application/cancel', { token: admin, body: { ApplicationCancellations: [{ ApplicationGuid: target!.guid }] } });
+    expect(cancel.json().Results).toEqual([{ ApplicationGuid: target!.guid, Success: true }]);
+    const response = await detail(admin, target!.id);
+    expect(response.statusCode).toBe(200);
+    const body = ApplicationDetailSchema.parse(response.json());
+    expect(body).toMatchObject({ Status: 'Cancelled', LastApplicationStatus: target!.status, ApiItems: [] });
+    const feedResponse = await api(server, 'GET', `/api/application/activityfeed/${target!.id}`, { token: admin });
+    expect(feedResponse.statusCode).toBe(200);
+    expect(JSON.stringify(feedResponse.json())).toContain('Application cancelled by Avery Admin');
+    // Still in no listing, and closed to writes.
+    const comment = await api(server, 'POST', `/api/comment/${target!.id}`, { token: admin, body: { Comment: 'too late' } });
+    expect(comment.statusCode).toBe(409);
+    expect(comment.json().message).toBe('This application has been cancelled.');
   });
 
   it('leaves out exceptions, documents and tax without their claims, and never sends TFN digits without viewsensitive', async () => {

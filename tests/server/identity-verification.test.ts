@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { accessTokenFor, api, hosts, startTestServer, type TestServer, userWith } from './harness.ts';
-import { applicationActivity, applicationApplicants, applicationRequirements, applications } from '../../server/db/schema.ts';
+import {
+  applicationActivity,
+  applicationApplicants,
+  applicationDocuments,
+  applicationIps,
+  applicationOutstandingDocuments,
+  applicationRequirements,
+  applications,
+} from '../../server/db/schema.ts';
+import { renamedEmail, verificationExamples } from '../../server/db/identity-verification-seed.ts';
 import {
   IdentificationOptionsResponseSchema,
   VerifyResponseSchema,
@@ -243,5 +252,40 @@ describe('verify: refusals', () => {
     expect(stranger.json().message).toBe(individualNotFoundMessage);
     expect((await requirementOf(target.individual)).result).toBe(1);
     expect((await verify('', target.guid, body)).statusCode).toBe(401);
+  });
+});
+
+describe('the seeded sandbox people (issue 32)', () => {
+  it('carry their own name everywhere their application names them, not the generated person\'s', async () => {
+    expect(renamedEmail('lola.wilderman934@example.com', 'Sandra', 'Sandbox')).toBe('sandra.sandbox934@example.com');
+    for (const example of verificationExamples) {
+      const name = `${example.firstName} ${example.lastName}`;
+      const [row] = await server.db
+        .select({ id: applications.id, primaryEmail: applications.primaryEmail, email: applicationApplicants.email })
+        .from(applications)
+        .innerJoin(applicationApplicants, eq(applicationApplicants.applicationId, applications.id))
+        .where(and(eq(applications.tenantId, 'demo'), eq(applications.clientName, name), eq(applicationApplicants.position, 0)));
+      expect(row, name).toBeDefined();
+      const ownAddress = new RegExp(`^${example.firstName.toLowerCase()}\\.${example.lastName.toLowerCase()}[0-9]*@`);
+      for (const address of [row!.primaryEmail, row!.email].filter((value) => value !== '')) expect(address, name).toMatch(ownAddress);
+      const applicantNames = (
+        await server.db
+          .select({ first: applicationApplicants.firstName, last: applicationApplicants.lastName })
+          .from(applicationApplicants)
+          .where(eq(applicationApplicants.applicationId, row!.id))
+      ).map((applicant) => `${applicant.first} ${applicant.last}`);
+      expect(applicantNames).toContain(name);
+      // Every VPN row and every document or outstanding document named after a person names one of the applicants.
+      const ipNames = await server.db.select({ name: applicationIps.applicantName }).from(applicationIps).where(eq(applicationIps.applicationId, row!.id));
+      for (const ip of ipNames) expect(applicantNames, name).toContain(ip.name);
+      const documentNames = [
+        ...(await server.db.select({ name: applicationDocuments.friendlyName }).from(applicationDocuments).where(eq(applicationDocuments.applicationId, row!.id))),
+        ...(await server.db.select({ name: applicationOutstandingDocuments.name }).from(applicationOutstandingDocuments).where(eq(applicationOutstandingDocuments.applicationId, row!.id))),
+      ];
+      for (const document of documentNames) {
+        const named = /\(([^)]+)\)$/.exec(document.name)?.[1];
+        if (named) expect(applicantNames, `${name}: ${document.name}`).toContain(named);
+      }
+    }
   });
 });

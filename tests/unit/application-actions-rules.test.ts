@@ -29,11 +29,12 @@ const live = (f: ActionFacts) => f.Status !== 'Depersonalised' && f.Status !== '
 const specStateRule: Record<ApplicationAction, (f: ActionFacts) => boolean> = {
   unlockApplication: (f) => f.Status === 'Locked',
   emailResumeLink: (f) => !f.IsComplete && f.ApplicationModeCode !== 'Print & Sign' && resumable.includes(f.Status),
-  resendCompletionEmail: (f) => f.IsComplete && f.ApplicationModeCode !== 'Print & Sign' && f.Status !== 'Depersonalised',
+  // Issue 32: a cancelled application opens, read-only; the server's write rule refuses these for it (409).
+  resendCompletionEmail: (f) => f.IsComplete && f.ApplicationModeCode !== 'Print & Sign' && live(f),
   generateReport: () => true,
-  triggerApi: (f) => f.IsComplete && f.Status !== 'Depersonalised',
+  triggerApi: (f) => f.IsComplete && live(f),
   cancel: live,
-  depersonalise: (f) => f.Status !== 'Depersonalised',
+  depersonalise: live,
   assign: live,
   setLabel: live,
   changeOwner: live,

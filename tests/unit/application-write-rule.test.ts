@@ -26,4 +26,15 @@ describe('applicationWriteProblem', () => {
       expect(actionVerdict(action, facts, claims), action).toEqual({ allowed: false, reason: 'state', message: 'This application has been depersonalised.' });
     }
   });
+
+  it('leaves a cancelled application nothing that writes, complete or not: its detail opens read-only (issue 32)', () => {
+    const claims = Object.values(actionRules).flatMap((rule) => (typeof rule.claim === 'string' ? [rule.claim] : []));
+    claims.push('app.generatefinalreport', 'app.generatedraftreport');
+    for (const IsComplete of [false, true]) {
+      const facts = { Status: 'Cancelled', IsComplete, ApplicationModeCode: 'Online' };
+      const open = Object.keys(actionRules).filter((action) => actionVerdict(action as keyof typeof actionRules, facts, claims).allowed);
+      // A report is read (GET), never written.
+      expect(open, String(IsComplete)).toEqual(['generateReport']);
+    }
+  });
 });

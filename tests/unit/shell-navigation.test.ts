@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { navigationItems } from '../../src/domain/navigation.ts';
 import { applicationDetailTitle, applicationListPathFrom } from '../../src/domain/page-titles.ts';
 import { brandProperties } from '../../src/views/shell/branding.ts';
+import { contrastRatio } from '../../src/domain/chart-colours.ts';
 import { currentItemIndex } from '../../src/views/shell/side-nav.tsx';
 
 const everyItem = navigationItems(
@@ -52,11 +53,18 @@ describe('brandProperties', () => {
   it('turns the tenant colours into custom properties; empty ones fall back to the theme', () => {
     expect(brandProperties(undefined)).toEqual([
       ['--brand-primary', ''],
+      ['--brand-nav-active', ''],
       ['--brand-secondary', ''],
     ]);
     expect(brandProperties({ PrimaryColor: '#7a1f5c', SecondaryColor: '' })).toEqual([
       ['--brand-primary', '#7a1f5c'],
+      ['--brand-nav-active', '#924779'],
       ['--brand-secondary', ''],
     ]);
+  });
+
+  it("gives acme's green an active navigation shade white text can sit on (issue 32: it was 3.74:1)", () => {
+    const properties = new Map(brandProperties({ PrimaryColor: '#1f7a4d', SecondaryColor: '#c2410c' }));
+    expect(contrastRatio(properties.get('--brand-nav-active') ?? '', '#ffffff')).toBeGreaterThanOrEqual(4.5);
   });
 });

@@ -7,7 +7,8 @@ import type { IdentificationFormDefinition } from './identity-verification-provi
  * and in the portal (rjsf, with validators the server compiled from it).
  *
  * Conditional fields are `if`/`then` pairs under `allOf` (draft-07): only the chosen document's
- * rules apply, so a wrong licence number is reported once, against its own state's shape.
+ * rules apply, so a wrong licence number is reported once, against its own state's shape. Each
+ * field says its shape in its `description`, per state, country or card colour once chosen.
  */
 
 /** Licence number and card number shapes per state (sandbox rules, documented in README). */
@@ -38,7 +39,14 @@ export const medicareShapes = {
   Yellow: { expiry: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$', help: 'Full date, YYYY-MM-DD' },
 } as const;
 
-const text = (title: string, pattern?: string) => ({ type: 'string', title, ...(pattern ? { pattern } : {}) });
+const text = (title: string, pattern?: string, description?: string) => ({
+  type: 'string',
+  title,
+  ...(pattern ? { pattern } : {}),
+  ...(description ? { description } : {}),
+});
+/** A shape and its words: the portal shows the words as the field's hint and in its error (src/domain/form-shape-hints.ts). */
+const shaped = (pattern: string, description: string) => ({ pattern, description });
 const choice = (values: readonly string[]) => ({ enum: [...values] });
 
 export const documentTypes = { DriverLicence: 'Australian driver licence', Passport: 'Passport', Medicare: 'Medicare card' } as const;
@@ -63,42 +71,50 @@ export function sandboxIdentificationForm(): IdentificationFormDefinition {
         {
           properties: {
             State: { type: 'string', title: 'State or territory of issue', ...choice(states) },
-            LicenceNumber: text('Licence number'),
-            CardNumber: text('Card number'),
+            LicenceNumber: text('Licence number', undefined, 'As printed on the licence; its shape depends on the state or territory'),
+            CardNumber: text('Card number', undefined, 'The card number printed on the licence; its shape depends on the state or territory'),
           },
           required: ['State', 'LicenceNumber', 'CardNumber'],
         },
       ),
       ...Object.entries(licenceShapes).map(([state, shape]) =>
-        when({ DocumentType: 'DriverLicence', State: state }, { properties: { LicenceNumber: { pattern: shape.licence }, CardNumber: { pattern: shape.card } } }),
+        when(
+          { DocumentType: 'DriverLicence', State: state },
+          {
+            properties: {
+              LicenceNumber: shaped(shape.licence, `${shape.licenceHelp} (${state} licence)`),
+              CardNumber: shaped(shape.card, `${shape.cardHelp} (${state} licence card number)`),
+            },
+          },
+        ),
       ),
       when(
         { DocumentType: 'Passport' },
         {
           properties: {
             Country: { type: 'string', title: 'Country of issue', ...choice(countries) },
-            PassportNumber: text('Passport number'),
+            PassportNumber: text('Passport number', undefined, 'As printed on the photo page; its shape depends on the country'),
           },
           required: ['Country', 'PassportNumber'],
         },
       ),
       ...Object.entries(passportShapes).map(([country, shape]) =>
-        when({ DocumentType: 'Passport', Country: country }, { properties: { PassportNumber: { pattern: shape.number } } }),
+        when({ DocumentType: 'Passport', Country: country }, { properties: { PassportNumber: shaped(shape.number, `${shape.help} (${shape.name})`) } }),
       ),
       when(
         { DocumentType: 'Medicare' },
         {
           properties: {
             CardColour: { type: 'string', title: 'Card colour', ...choice(colours) },
-            CardNumber: text('Card number', '^[2-6][0-9]{9}$'),
-            IndividualReferenceNumber: text('Individual reference number', '^[1-9]$'),
-            Expiry: text('Expiry'),
+            CardNumber: text('Card number', '^[2-6][0-9]{9}$', '10 digits, the first 2 to 6 (Medicare card number)'),
+            IndividualReferenceNumber: text('Individual reference number', '^[1-9]$', 'One digit, 1 to 9: the number beside the name on the card'),
+            Expiry: text('Expiry', undefined, 'Its shape depends on the card colour'),
           },
           required: ['CardColour', 'CardNumber', 'IndividualReferenceNumber', 'Expiry'],
         },
       ),
       ...Object.entries(medicareShapes).map(([colour, shape]) =>
-        when({ DocumentType: 'Medicare', CardColour: colour }, { properties: { Expiry: { pattern: shape.expiry } } }),
+        when({ DocumentType: 'Medicare', CardColour: colour }, { properties: { Expiry: shaped(shape.expiry, `${shape.help} (${colour.toLowerCase()} card)`) } }),
       ),
     ],
   };
@@ -106,11 +122,6 @@ export function sandboxIdentificationForm(): IdentificationFormDefinition {
     'ui:order': ['DocumentType', 'State', 'Country', 'CardColour', 'LicenceNumber', 'PassportNumber', 'CardNumber', 'IndividualReferenceNumber', 'Expiry', '*'],
     DocumentType: { 'ui:enumNames': Object.values(documentTypes), 'ui:placeholder': 'Choose identification' },
     Country: { 'ui:enumNames': Object.values(passportShapes).map((shape) => shape.name) },
-    LicenceNumber: { 'ui:help': 'As printed on the licence; the shape depends on the state' },
-    PassportNumber: { 'ui:help': 'As printed on the photo page; the shape depends on the country' },
-    CardNumber: { 'ui:help': 'Licence: the card number; Medicare: the 10-digit card number' },
-    IndividualReferenceNumber: { 'ui:help': 'The number beside the name on the card (1 to 9)' },
-    Expiry: { 'ui:help': 'Green card: YYYY-MM; blue or yellow card: YYYY-MM-DD' },
   };
   return { schema, uiSchema };
 }

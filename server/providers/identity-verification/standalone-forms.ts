@@ -52,7 +52,13 @@ function individualDetailsForm(): StandaloneForm {
             required: ['State', 'LicenceNumber', 'CardNumber'],
             properties: { State: { type: 'string', title: 'State of issue', enum: australianStates }, LicenceNumber: text('Licence number'), CardNumber: text('Card number') },
             allOf: Object.entries(licenceShapes).map(([state, shape]) =>
-              when('State', state, { properties: { LicenceNumber: { pattern: shape.licence }, CardNumber: { pattern: shape.card } } }),
+              // Each shape in words: the portal's error says what the chosen state expects (src/domain/form-shape-hints.ts).
+              when('State', state, {
+                properties: {
+                  LicenceNumber: { pattern: shape.licence, description: `${shape.licenceHelp} (${state} licence)` },
+                  CardNumber: { pattern: shape.card, description: `${shape.cardHelp} (${state} licence card number)` },
+                },
+              }),
             ),
           },
         },
@@ -65,14 +71,14 @@ function individualDetailsForm(): StandaloneForm {
             title: 'Medicare card',
             required: ['MedicareNumber', 'CardColour', 'ExpiryDate', 'CardReferenceNumber'],
             properties: {
-              MedicareNumber: text('Medicare number', { pattern: '^[2-6][0-9]{9}$' }),
+              MedicareNumber: text('Medicare number', { pattern: '^[2-6][0-9]{9}$', description: '10 digits, the first 2 to 6 (Medicare card number)' }),
               CardColour: { type: 'string', title: 'Card colour', enum: Object.keys(medicareShapes) },
               ExpiryDate: text('Expiry'),
               MiddleName: optional('Middle name on card'),
-              CardReferenceNumber: text('Card reference number', { pattern: '^[1-9]$' }),
+              CardReferenceNumber: text('Card reference number', { pattern: '^[1-9]$', description: 'One digit, 1 to 9: the number beside the name on the card' }),
             },
             // The expiry's shape depends on the card's colour (green: month and year).
-            allOf: Object.entries(medicareShapes).map(([colour, shape]) => when('CardColour', colour, { properties: { ExpiryDate: { pattern: shape.expiry } } })),
+            allOf: Object.entries(medicareShapes).map(([colour, shape]) => when('CardColour', colour, { properties: { ExpiryDate: { pattern: shape.expiry, description: `${shape.help} (${colour.toLowerCase()} card)` } } })),
           },
         },
         required: ['MedicareDetails'],
@@ -84,7 +90,7 @@ function individualDetailsForm(): StandaloneForm {
             title: 'Passport',
             required: ['PassportNumber', 'CountryOfIssue'],
             properties: { PassportNumber: text('Passport number'), CountryOfIssue: { type: 'string', title: 'Country of issue', enum: Object.keys(passportShapes) } },
-            allOf: Object.entries(passportShapes).map(([country, shape]) => when('CountryOfIssue', country, { properties: { PassportNumber: { pattern: shape.number } } })),
+            allOf: Object.entries(passportShapes).map(([country, shape]) => when('CountryOfIssue', country, { properties: { PassportNumber: { pattern: shape.number, description: `${shape.help} (${shape.name})` } } })),
           },
         },
         required: ['PassportDetails'],
@@ -104,7 +110,7 @@ function individualDetailsForm(): StandaloneForm {
             FirstName: text('First name'),
             MiddleName: optional('Middle name'),
             LastName: text('Last name'),
-            DateOfBirth: text('Date of birth', { pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$' }),
+            DateOfBirth: text('Date of birth', { pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$', description: 'Year, month and day, YYYY-MM-DD' }),
             Country: { type: 'string', title: 'Country', enum: Object.keys(countries) },
             Reference: optional('Reference'),
           },
@@ -121,7 +127,7 @@ function individualDetailsForm(): StandaloneForm {
             StreetType: optional('Street type'),
             Suburb: text('Suburb'),
             State: { type: 'string', title: 'State', enum: australianStates },
-            Postcode: text('Postcode', { pattern: '^[0-9]{4}$' }),
+            Postcode: text('Postcode', { pattern: '^[0-9]{4}$', description: 'Four digits' }),
           },
         },
         IDDocuments: documents,
@@ -163,7 +169,7 @@ function biometricDetailsForm(): StandaloneForm {
               title: 'Mobile',
               required: ['PhoneNumber'],
               // SUV §9: an Australian mobile, 10 digits starting 04.
-              properties: { PhoneNumber: text('Mobile number', { pattern: '^04[0-9]{8}$' }) },
+              properties: { PhoneNumber: text('Mobile number', { pattern: '^04[0-9]{8}$', description: '04 then 8 digits' }) },
             },
           },
         },

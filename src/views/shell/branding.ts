@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { brandShades } from '../../domain/brand-shades.ts';
 import type { TenantConfiguration } from '../../schemas/configuration.schema.ts';
 
 /** The product name where no tenant is known (SUV §2 'LAB Portal unavailable'). */
@@ -6,10 +7,16 @@ export const platformName = 'LAB Portal';
 
 type BrandColours = Partial<Pick<TenantConfiguration, 'PrimaryColor' | 'SecondaryColor'>>;
 
-/** The tenant's colours as CSS custom properties; an empty value leaves the theme's default. */
+/**
+ * The tenant's colours as CSS custom properties; an empty value leaves the theme's default. The
+ * primary colour and the active navigation item go through brandShades, so white text on them
+ * holds 4.5:1 whatever colour the tenant chose.
+ */
 export function brandProperties(colours: BrandColours | undefined): Array<[name: string, value: string]> {
+  const shades = brandShades(colours?.PrimaryColor ?? '');
   return [
-    ['--brand-primary', colours?.PrimaryColor ?? ''],
+    ['--brand-primary', shades?.primary ?? ''],
+    ['--brand-nav-active', shades?.navActive ?? ''],
     ['--brand-secondary', colours?.SecondaryColor ?? ''],
   ];
 }

@@ -13,6 +13,7 @@ import {
 } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { LoadedForm } from '../../schemas/verifications.schema.ts';
+import { shapeErrorMessage } from '../../domain/form-shape-hints.ts';
 import { templates, widgets } from '../applications/detail/verification/rjsf-theme.tsx';
 import styles from './verifications.module.css';
 
@@ -38,16 +39,20 @@ function validatorFor(form: LoadedForm): ValidatorType {
   return validator;
 }
 
-/** Errors a person can act on: a conditional's `if` only says its `then` failed (that error shows). */
-function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
-  return errors
-    .filter((error) => error.name !== 'if')
-    .map((error) => {
-      if (error.name === 'required' || error.name === 'minLength') return { ...error, message: 'Required' };
-      if (error.name === 'pattern') return { ...error, message: 'Does not have the expected shape (see the hint).' };
-      return error;
-    });
-}
+/**
+ * Errors a person can act on: a conditional's `if` only says its `then` failed (that error shows),
+ * and a value of the wrong shape says the shape expected (issue 32), where the schema gives it.
+ */
+const errorsFor =
+  (schema: unknown) =>
+  (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors
+      .filter((error) => error.name !== 'if')
+      .map((error) => {
+        if (error.name === 'required' || error.name === 'minLength') return { ...error, message: 'Required' };
+        if (error.name === 'pattern') return { ...error, message: shapeErrorMessage(schema, error.schemaPath) };
+        return error;
+      });
 
 /** Names and addresses as typed (the theme's text widget upper-cases, which suits document numbers only). */
 function PlainTextWidget({ id, value, required, disabled, readonly, placeholder, rawErrors, onChange, onBlur, onFocus, options }: WidgetProps) {
@@ -112,6 +117,7 @@ export default function WizardForm({ id, label, form, formData, attempted, disab
   const validator = validatorFor(form);
   const uiSchema = useMemo<UiSchema>(() => ({ ...form.uiSchema, 'ui:submitButtonOptions': { norender: true } }), [form.uiSchema]);
   const schema: RJSFSchema = form.schema;
+  const transformErrors = useMemo(() => errorsFor(schema), [schema]);
   const formRef = useRef<Form>(null);
   const extraErrors = useMemo(() => errorSchemaOf(serverErrors), [serverErrors]);
   // A field the server refused gets the focus, as a schema error would.

@@ -21,6 +21,8 @@ export default function ActionsMenuPopover({
   return (
     <MenuPopover
       triggerRef={triggerRef}
+      // Opened without a MenuTrigger, the popover is a dialog of its own: it needs a name too.
+      aria-label="Actions"
       isOpen
       onOpenChange={(isOpen) => {
         if (!isOpen) onClose();

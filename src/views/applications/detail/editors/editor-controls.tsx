@@ -20,13 +20,16 @@ const ConfirmActionModal = lazy(() => import('../actions/confirm-action-modal.ts
 
 type Editor = 'assignee' | 'label' | EditorField;
 
-/** AM §6: the action each editor takes (its rule in src/domain) and the Edit control's accessible name. */
+/**
+ * AM §6: the action each editor takes (its rule in src/domain) and the Edit control's accessible
+ * name, which starts with its visible text 'Edit' (WCAG 2.5.3 label in name).
+ */
 const editors: Record<Editor, { action: ApplicationAction; name: string }> = {
   assignee: { action: 'assign', name: 'Edit assignee' },
   label: { action: 'setLabel', name: 'Edit label' },
   owner: { action: 'changeOwner', name: 'Edit owner' },
   email: { action: 'changePrimaryEmail', name: 'Edit email address' },
-  signingMode: { action: 'changeSigningMode', name: 'Change signing mode' },
+  signingMode: { action: 'changeSigningMode', name: 'Edit signing mode' },
 };
 
 /** The Details rows (AM §3 optional rows) that carry an editor. */

@@ -3,6 +3,7 @@ import Form from '@rjsf/core';
 import type { RJSFSchema, RJSFValidationError, UiSchema, ValidatorType } from '@rjsf/utils';
 import { createPrecompiledValidator, type ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { IdentificationForm as IdentificationFormData } from '../../../../schemas/identity-verification.schema.ts';
+import { shapeErrorMessage, shapeHints } from '../../../../domain/form-shape-hints.ts';
 import { templates, widgets } from './rjsf-theme.tsx';
 import styles from './verification.module.css';
 
@@ -34,17 +35,20 @@ function validatorFor(form: IdentificationFormData, functions: unknown): Validat
   return validator;
 }
 
-/** Errors a person can act on: the `if` of a conditional only says its `then` failed (that error is shown). */
-export function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
-  return errors
-    .filter((error) => error.name !== 'if')
-    .map((error) => {
-      if (error.name === 'required') return { ...error, message: 'Required' };
-      if (error.name === 'pattern')
-        return { ...error, message: 'Does not have the expected shape (see the hint).' };
-      return error;
-    });
-}
+/**
+ * Errors a person can act on: the `if` of a conditional only says its `then` failed (that error is
+ * shown), and a value of the wrong shape says the shape the chosen state, country or colour expects.
+ */
+export const errorsFor =
+  (schema: unknown) =>
+  (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors
+      .filter((error) => error.name !== 'if')
+      .map((error) => {
+        if (error.name === 'required') return { ...error, message: 'Required' };
+        if (error.name === 'pattern') return { ...error, message: shapeErrorMessage(schema, error.schemaPath) };
+        return error;
+      });
 
 const isBlank = (value: unknown) => value === undefined || value === '';
 
@@ -76,11 +80,18 @@ function LoadedForm({
   onSubmit,
   validator,
 }: IdentificationFormProps & { validator: ValidatorType }) {
-  const uiSchema = useMemo<UiSchema>(
-    () => ({ ...form.UISchema, 'ui:submitButtonOptions': { norender: true } }),
-    [form.UISchema],
-  );
   const schema: RJSFSchema = form.FormSchema;
+  const transformErrors = useMemo(() => errorsFor(schema), [schema]);
+  // Each field's hint gives the shape the answers so far call for (the chosen state's, say).
+  const hints = useMemo(() => shapeHints(schema, formData), [schema, formData]);
+  const uiSchema = useMemo<UiSchema>(() => {
+    const withHints: UiSchema = { ...form.UISchema, 'ui:submitButtonOptions': { norender: true } };
+    for (const [field, hint] of Object.entries(hints)) {
+      const own: unknown = withHints[field];
+      withHints[field] = { ...(typeof own === 'object' && own !== null ? own : {}), 'ui:help': hint };
+    }
+    return withHints;
+  }, [form.UISchema, hints]);
   const formRef = useRef<Form>(null);
   // From the first attempt on, every error shows at once, not only the next field changed.
   useEffect(() => {

@@ -60,7 +60,8 @@ export function RequirementVerificationMenu({
           if (isOpen) prefetch(modes);
         }}
       >
-        <Button ref={triggerRef} aria-label={`Verification options for ${individualName}`}>Verify…</Button>
+        {/* The name starts with the visible text (WCAG 2.5.3 label in name), then says whose. */}
+        <Button ref={triggerRef} aria-label={`Verify ${individualName}`}>Verify…</Button>
         <MenuPopover>
           <Menu onAction={(key) => setMode(modes.find((candidate) => candidate === key))}>
             {modes.map((item) => (
