@@ -562,9 +562,19 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     }
     const end = Math.min(start + rowsPerPage, total);
+    // OFFSET reads no version: only the row fetch's tells that its ids are of this one.
+    const byOffset = ids === undefined;
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
-    if (fetched.version !== version) throw new StaleVersion(fetched.version);
+    let rows = fetched.rows;
+    if (fetched.version !== version) {
+      // Read at the version this request began with, the list is as fresh as a list can be; a write
+      // since only needs its rows re-checked (as a kept page's). Caches believed without reading the
+      // version may be far older: those go through keptPage's rules.
+      const rechecked = optimistic || byOffset || ids.length === 0 ? undefined : await recheckedRows(request, ids);
+      if (!rechecked) throw new StaleVersion(fetched.version);
+      rows = rechecked;
+    }
     // What a kept page may use later: this list as of this version, whatever replaces its caches meanwhile.
     const served = seeks.get(seekKey);
     if (served?.version === version && lastServed.get(seekKey)?.version !== version) {
@@ -578,7 +588,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         lastServed.delete(oldest.seekKey);
       }
     }
-    return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+    return { rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
   /**
