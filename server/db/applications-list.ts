@@ -300,11 +300,6 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const pendingCounts = new Map<string, Promise<CountEntry>>();
   const seeks = new Lru<SeekEntry>();
   const lastPageRead = new Lru<number>();
-  /**
-   * The last version of each list a page was served from (its count and seek list together), by
-   * seek key: kept pages read from it while the caches are read again at a newer version.
-   */
-  const lastServed = new Lru<CountEntry & { seek: SeekEntry; seekKey: string }>();
   /** Background reads of lists whose kept pages were served, by seek key: one at a time each. */
   const refreshing = new Map<string, Promise<unknown>>();
   const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
@@ -410,9 +405,8 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   }
 
   /**
-   * A search is read whole (see readWhole), and so is a list last counted within materializeMax: the
-   * list itself gives TotalRows, one statement instead of a count and then the list (for a search,
-   * one pass over the GIN index).
+   * A search is read whole (see readWhole), so the list itself gives TotalRows: one pass over the
+   * GIN index instead of a count and then the list.
    */
   /** Runs `task` after the entry's earlier extensions; a failure drops the entry so the next request starts afresh. */
   async function underLock(entry: SeekEntry, seekKey: string, task: () => Promise<void>): Promise<void> {
@@ -426,7 +420,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
   }
 
-  async function wholeListRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
+  async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
     const cached = counts.get(key);
     if (cached && cached.version === version) {
       stats.countHits++;
@@ -435,9 +429,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     stats.countMisses++;
     let entry = seeks.get(seekKey);
     if (!entry || entry.version !== version) {
-      // The earlier count says the list is small enough to read whole (readWhole); a search always is.
-      const expected = request.filters.search.length > 0 ? Number.POSITIVE_INFINITY : (cached?.total ?? Number.POSITIVE_INFINITY);
-      entry = { version, total: expected, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      entry = { version, total: Number.POSITIVE_INFINITY, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
       seeks.set(seekKey, entry);
     }
     const current = entry;
@@ -556,39 +548,15 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     } else {
       version = await currentVersion(request.tenantId);
-      const small = (cachedCount?.total ?? Number.POSITIVE_INFINITY) <= materializeMax;
-      total = request.filters.search.length > 0 || small ? await wholeListRows(request, key, seekKey, version) : await countRows(request, key, version);
+      total = request.filters.search.length > 0 ? await searchRows(request, key, seekKey, version) : await countRows(request, key, version);
       const end = Math.min(start + rowsPerPage, total);
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     }
     const end = Math.min(start + rowsPerPage, total);
-    // OFFSET reads no version: only the row fetch's tells that its ids are of this one.
-    const byOffset = ids === undefined;
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
-    let rows = fetched.rows;
-    if (fetched.version !== version) {
-      // Read at the version this request began with, the list is as fresh as a list can be; a write
-      // since only needs its rows re-checked (as a kept page's). Caches believed without reading the
-      // version may be far older: those go through keptPage's rules.
-      const rechecked = optimistic || byOffset || ids.length === 0 ? undefined : await recheckedRows(request, ids);
-      if (!rechecked) throw new StaleVersion(fetched.version);
-      rows = rechecked;
-    }
-    // What a kept page may use later: this list as of this version, whatever replaces its caches meanwhile.
-    const served = seeks.get(seekKey);
-    if (served?.version === version && lastServed.get(seekKey)?.version !== version) {
-      lastServed.set(seekKey, { version, total, at: counts.get(key)?.at ?? Date.now(), seek: served, seekKey });
-      // Bounded like the seek lists (a quarter of their memory on top): a kept list's ids may be all that is left of it.
-      let bytes = 0;
-      for (const kept of lastServed.values()) bytes += entryBytes(kept.seek);
-      for (const oldest of [...lastServed.values()]) {
-        if (lastServed.size <= maxCountEntries && bytes <= maxSeekBytes / 4) break;
-        bytes -= entryBytes(oldest.seek);
-        lastServed.delete(oldest.seekKey);
-      }
-    }
-    return { rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+    if (fetched.version !== version) throw new StaleVersion(fetched.version);
+    return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
   /**
@@ -601,13 +569,14 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * there is no such page: the caller reads the list at the current version.
    */
   async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number, versionsBehind: number): Promise<ListPage | undefined> {
-    const count = lastServed.get(seekKey);
+    const count = counts.get(key);
+    const seek = seeks.get(seekKey);
     if (!count || current - count.version < versionsBehind || Date.now() - count.at > maxStaleMs) return undefined;
     if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= count.at) return undefined;
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
     const end = Math.min(start + rowsPerPage, count.total);
-    const ids = start >= end ? [] : knownIds(count.seek, count.total, start, end);
+    const ids = start >= end ? [] : seek?.version === count.version ? knownIds(seek, count.total, start, end) : undefined;
     if (!ids) return undefined;
     const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
     if (!rows) return undefined;
@@ -714,7 +683,6 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       listRows.clear();
       seeks.evict(() => true);
       counts.evict(() => true);
-      lastServed.evict(() => true);
     },
   };
 }
