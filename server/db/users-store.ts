@@ -91,7 +91,7 @@ export async function listUsers(db: Database, tenantId: string, request: { pageN
   return answer(rows, rows[0]?.total ?? (offset > 0 ? await countAll() : 0));
 }
 
-const exportBatchSize = 10_000;
+const exportBatchSize = 2_500;
 
 /** The export's columns as text, in `UserListRow` order (dates as Unix seconds). */
 const exportColumnsSql = `id::text, first_name, last_name, email, role_name, status, has_application_access::text,
