@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { concurrency, ms, ratio, startBenchServer, summarise } from './common.ts';
 
 /**
@@ -44,7 +45,7 @@ try {
   }
   const worst = Math.max(...afterWrite);
   console.log(`  first answer after a write: ${afterWrite.map(ms).join(', ')} (${ratio(worst, reportsBudget.afterWrite)})`);
-  console.log('  (figures taken on a shared, busy machine)');
+  console.log(`  (load average ${loadavg().map((value) => value.toFixed(1)).join(' / ')}: on a shared machine the figures say as much about the neighbours)`);
 } finally {
   await server.close();
 }
