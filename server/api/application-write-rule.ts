@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
-import { applicationLinkProblem, applicationWriteProblem } from '../../src/domain/application-write-rule.ts';
+import { applicationLinkProblem, applicationWriteProblem, cancelledStatus } from '../../src/domain/application-write-rule.ts';
 import { findActionApplication, type ApplicationKey } from '../db/application-actions-store.ts';
 import { findApplicationByGuid } from '../db/applications-store.ts';
 import type { Database } from '../db/client.ts';
@@ -27,6 +27,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The applications a write route writes (their state rule applies), or 'none'. */
     application?: ApplicationLocator | 'none';
+    /**
+     * The cancel route only: a cancelled application goes on to its store, where cancelling again
+     * what the caller cancelled is success (a retry must not fail); depersonalised is still refused.
+     */
+    cancelsApplications?: true;
   }
 }
 
@@ -77,12 +82,14 @@ async function statusOf(db: Database, request: FastifyRequest, key: ApplicationK
  * (bulk cancel) goes on when some are open: its store applies the same rule to each
  * (`closedStatuses`), and its answer says which failed, as it does for any it cannot write.
  */
-function stateRule(db: Database, locate: ApplicationLocator): preHandlerAsyncHookHandler {
+function stateRule(db: Database, locate: ApplicationLocator, cancels: boolean): preHandlerAsyncHookHandler {
   return async (request) => {
     const keys = locate(request);
     if (keys.length === 0) return;
     // Together, so that the reads share one statement (findActionApplication batches them).
-    const statuses = await Promise.all(keys.map((key) => statusOf(db, request, key)));
+    const statuses = (await Promise.all(keys.map((key) => statusOf(db, request, key)))).map((status) =>
+      cancels && status === cancelledStatus ? undefined : status,
+    );
     const problems = statuses.map((status) =>
       status === undefined ? undefined : request.principal ? applicationWriteProblem(status) : applicationLinkProblem(status),
     );
@@ -109,6 +116,6 @@ export function registerApplicationWriteRule(app: FastifyInstance, db: Database)
     }
     if (declared === 'none') return;
     // First among the route's preHandlers: nothing of the route's own runs on a refused application.
-    route.preHandler = [stateRule(db, declared), ...[route.preHandler ?? []].flat()];
+    route.preHandler = [stateRule(db, declared, route.config?.cancelsApplications === true), ...[route.preHandler ?? []].flat()];
   });
 }

@@ -157,7 +157,7 @@ export function registerApplicationRoutes(context: RouteContext) {
   app.post(
     '/api/application/cancel',
     {
-      config: { application: applicationGuidsIn('ApplicationCancellations') },
+      config: { application: applicationGuidsIn('ApplicationCancellations'), cancelsApplications: true },
       preValidation: access.requireAccess({ scope: applicationManager, claims: ['app.cancel'] }),
       schema: { body: CancelApplicationsRequestSchema, response: { 200: CancelApplicationsResponseSchema } },
     },
