@@ -294,7 +294,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   /** When each user last wrote (Date.now()): a reader is never given a kept page older than their own write. */
   const lastWriteBy = new Lru<number>();
   const changes = changeFeedFor(db);
-  const listRows = createListRows(runner, changeFeedFor(db), options);
+  const listRows = createListRows(runner, changes, options);
 
   const counts = new Lru<CountEntry>();
   const pendingCounts = new Map<string, Promise<CountEntry>>();
