@@ -133,6 +133,8 @@ test('five wrong passwords lock an account; the row says why and when; unlock le
   await expect(navigation(owner.page)).toBeVisible();
   await owner.page.getByRole('button', { name: /^Account:/ }).click();
   await owner.page.getByRole('menuitem', { name: 'Log Out' }).click();
+  // Log Out navigates to the sign-in page; a goto before it lands is aborted by that navigation.
+  await expect(owner.page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await signInAt(owner.page, '/', email);
   await owner.context.close();
 
