@@ -5,6 +5,7 @@
 // `npx tsx bench/device-cookie.bench.ts`
 import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { cookieBrowser } from './http-sign-in.ts';
 import { startServerProcess, stopProcess, report, percentile } from './support.ts';
 import { portalClientId, portalScope } from '../server/identity/provider.ts';
 import { demoPassword } from '../server/db/seed.ts';
@@ -22,24 +23,7 @@ const samples = Number(process.env.BENCH_DEVICE_SAMPLES ?? 20);
 
 /** A browser: its cookies, kept across requests. */
 function browser() {
-  const cookies = new Map<string, string>();
-  async function go(method: 'GET' | 'POST', url: string, form?: Record<string, string>) {
-    const response = await fetch(new URL(url, origin), {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const at = pair.indexOf('=');
-      cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
-    }
-    return { status: response.status, location: response.headers.get('location'), body: await response.text() };
-  }
+  const { go, cookies } = cookieBrowser(origin);
   /** Opens the login form of a new authorisation: its form action. */
   async function loginForm(): Promise<string> {
     const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');

@@ -3,30 +3,11 @@ import { portalClientId, portalScope } from '../server/identity/provider.ts';
 import { demoPassword } from '../server/db/seed.ts';
 
 /**
- * Signs in over real HTTP against a server in another process, exactly as the portal does:
- * authorization code with PKCE through the real login page, then the token exchange (the same
- * steps as tests/server/harness.ts's signIn, which drives an in-process app instead).
- * `origin` is the tenant's address, e.g. http://127.0.0.1:8080 (the demo tenant).
+ * A browser for HTTP benches: keeps the cookies servers set (dropping expired ones) and sends them
+ * back; redirects are not followed, so a caller sees each hop.
  */
-export async function signInOverHttp(
-  origin: string,
-  email: string,
-  password = demoPassword,
-): Promise<string> {
-  const redirectUri = `${origin}/authentication/callback`;
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
+export function cookieBrowser(origin: string) {
   const cookies = new Map<string, string>();
-  const query = new URLSearchParams({
-    client_id: portalClientId,
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: portalScope,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    state: 'soak',
-  });
-
   const go = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
     const response = await fetch(new URL(url, origin), {
       method,
@@ -52,6 +33,34 @@ export async function signInOverHttp(
       body: await response.text(),
     };
   };
+  return { go, cookies };
+}
+
+/**
+ * Signs in over real HTTP against a server in another process, exactly as the portal does:
+ * authorization code with PKCE through the real login page, then the token exchange (the same
+ * steps as tests/server/harness.ts's signIn, which drives an in-process app instead).
+ * `origin` is the tenant's address, e.g. http://127.0.0.1:8080 (the demo tenant).
+ */
+export async function signInOverHttp(
+  origin: string,
+  email: string,
+  password = demoPassword,
+): Promise<string> {
+  const redirectUri = `${origin}/authentication/callback`;
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const query = new URLSearchParams({
+    client_id: portalClientId,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: portalScope,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'soak',
+  });
+
+  const { go } = cookieBrowser(origin);
 
   let response = await go('GET', `/oidc/auth?${query}`);
   for (let hop = 0; hop < 10; hop++) {
