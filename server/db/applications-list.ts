@@ -195,6 +195,13 @@ class IdList {
   }
 }
 
+/** How many of the list's ids are not among `changed`. */
+function countKept(list: IdList, changed: ReadonlySet<number>): number {
+  let kept = 0;
+  for (let index = 0; index < list.length; index++) if (!changed.has(list.at(index))) kept++;
+  return kept;
+}
+
 /** The ids in order, sorted in place. A bitmap scan returns them in table order, mostly by id already. */
 function sortedIds(ids: Float64Array, ascending: boolean): Float64Array {
   let inOrder = true;
@@ -274,6 +281,9 @@ class StaleVersion extends Error {
  */
 const cachedAttempts = 3;
 
+/** A catch-up re-places at most this many changed rows; more, and the list is read again. */
+const maxCatchUpRows = 200;
+
 /** The next page is read ahead only for pages up to this size (the default page is 20 rows). */
 const maxReadAheadRows = 25;
 /** Readers whose last page of each list is remembered (to tell who is paging forward). */
@@ -302,7 +312,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const lastPageRead = new Lru<number>();
   /** Background reads of lists whose kept pages were served, by seek key: one at a time each. */
   const refreshing = new Map<string, Promise<unknown>>();
-  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
+  /** Catch-ups under way, by seek key (caughtUp). */
+  const catchingUp = new Map<string, Promise<boolean>>();
+  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, catchUps: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
 
   const entryBytes = (entry: SeekEntry) => entry.forward.bytes + entry.backward.bytes;
   const seekBytes = () => {
@@ -534,16 +546,19 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     let version: number;
     let total: number;
     let ids: number[] | undefined;
+    // A seek list knows its own version and TotalRows; a count alone serves a page past its end.
     const cachedCount = counts.get(key);
     const cachedSeek = seeks.get(seekKey);
-    if (optimistic && cachedCount && (start >= cachedCount.total || cachedSeek?.version === cachedCount.version)) {
+    const believed =
+      cachedSeek && Number.isFinite(cachedSeek.total) ? cachedSeek : cachedCount && start >= cachedCount.total ? cachedCount : undefined;
+    if (optimistic && believed) {
       // The change feed (PGlite) tells for free when the caches are of an earlier version.
       const announced = (await changes)?.dataVersion(request.tenantId);
-      if (announced !== undefined && announced !== cachedCount.version) throw new StaleVersion(announced);
+      if (announced !== undefined && announced !== believed.version) throw new StaleVersion(announced);
       // Believe the caches, and let the row fetch tell whether the data moved since.
       stats.countHits++;
-      version = cachedCount.version;
-      total = cachedCount.total;
+      version = believed.version;
+      total = believed.total;
       const end = Math.min(start + rowsPerPage, total);
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     } else {
@@ -557,6 +572,88 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
     if (fetched.version !== version) throw new StaleVersion(fetched.version);
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
+  }
+
+  /**
+   * Brings a list held whole from its version to the data's by re-placing only the rows the writes
+   * since then changed (migration 0022), instead of reading it again: a changed row listed now goes
+   * right after the unchanged row it now follows in the list's ORDER BY (one step back along the
+   * sort index); the others leave it. One statement reads the changes, the version and the places,
+   * so they are of one snapshot. False when the list is not held whole, a change has no id (owners,
+   * visibility, a large statement), more than `maxCatchUpRows` rows changed or the caches are
+   * further behind than the changes are kept: the list is then read again, as before. Concurrent
+   * requests for one list share one catch-up.
+   */
+  function caughtUp(request: ListPageRequest, key: string, seekKey: string): Promise<boolean> {
+    let pending = catchingUp.get(seekKey);
+    if (!pending) {
+      pending = catchUp(request, key, seekKey).finally(() => catchingUp.delete(seekKey));
+      catchingUp.set(seekKey, pending);
+    }
+    return pending;
+  }
+
+  async function catchUp(request: ListPageRequest, key: string, seekKey: string): Promise<boolean> {
+    const seek = seeks.get(seekKey);
+    if (!seek || !seek.forward.done || seek.forward.length !== seek.total) return false;
+    const plan = sortPlanFor(request.sort);
+    const ascending = request.sort.sortType === 'asc';
+    const sortKey = plan.idOnly ? 'id' : plan.key.sql;
+    const params = new Params();
+    const tenant = params.add(request.tenantId);
+    const since = params.add(seek.version);
+    const where = listWhere(params, request.tenantId, request.scope, request.filters);
+    const backwards = orderAndSeek(plan, !ascending, params, null).order;
+    const direction = ascending ? 'asc' : 'desc';
+    // The unchanged row a changed one now follows in the list (none: it comes first).
+    const anchor =
+      `(select id from applications where ${where} and not exists (select 1 from changed where changed.application_id = applications.id) ` +
+      `and (${sortKey}, id) ${ascending ? '<' : '>'} (placed.sort_value, placed.id) order by ${backwards} limit 1)`;
+    const [row] = await runner.textRows(
+      `with changed as (select version, application_id from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
+        `placed as materialized (select id, ${sortKey} as sort_value from applications where ${where} and id in (select application_id from changed) ` +
+        `and (select count(*) from changed) <= ${params.add(maxCatchUpRows)}) ` +
+        `select ${versionSql(tenant)}::text, (select count(distinct version) from changed)::text, ` +
+        `(select count(*) from changed where application_id is null)::text, (select string_agg(distinct application_id::text, ',') from changed), ` +
+        `(select string_agg(id::text || ':' || coalesce(${anchor}::text, ''), ',' order by sort_value ${direction}, id ${direction}) from placed)`,
+      params.values,
+    );
+    const version = Number(row?.[0] ?? 0);
+    if (version === seek.version) return true;
+    const named = Number(row?.[1] ?? 0) === version - seek.version && Number(row?.[2] ?? 0) === 0;
+    const changed = new Set((row?.[3] ?? '').split(',').filter(Boolean).map(Number));
+    if (!named || changed.size > maxCatchUpRows) return false;
+
+    // The changed rows listed now, in list order, grouped by the unchanged row they follow.
+    const following = new Map<string, number[]>();
+    const placed = row?.[4] ? row[4].split(',') : [];
+    for (const text of placed) {
+      const [id = '', after = ''] = text.split(':');
+      following.set(after, [...(following.get(after) ?? []), Number(id)]);
+    }
+    const ids = new Float64Array(countKept(seek.forward, changed) + placed.length);
+    let next = 0;
+    const put = (group: number[] | undefined) => {
+      for (const id of group ?? []) ids[next++] = id;
+    };
+    put(following.get(''));
+    for (let index = 0; index < seek.forward.length; index++) {
+      const id = seek.forward.at(index);
+      if (changed.has(id)) continue;
+      ids[next++] = id;
+      put(following.get(String(id)));
+    }
+    // Every changed row placed after a row of the list: else the snapshot was not what it seemed.
+    if (next !== ids.length || seeks.get(seekKey) !== seek) return false;
+
+    const forward = new IdList();
+    forward.push(ids);
+    forward.done = true;
+    seeks.set(seekKey, { version, total: ids.length, forward, backward: new IdList(), rowsPerMs: seek.rowsPerMs, lock: Promise.resolve() });
+    const count = counts.get(key);
+    if (!count || count.version < version) counts.set(key, { version, total: ids.length, at: Date.now() });
+    stats.catchUps++;
+    return true;
   }
 
   /**
@@ -645,12 +742,16 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
       const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
       const readAhead = readsForward(request, seekKey);
+      let optimistic = true;
       for (let tries = 0; tries < cachedAttempts; tries++) {
         try {
-          return await attempt(request, key, seekKey, readAhead, tries === 0);
+          return await attempt(request, key, seekKey, readAhead, optimistic);
         } catch (error) {
           if (!(error instanceof StaleVersion)) throw error;
           stats.staleRetries++;
+          // Caches brought up to the data's version are believed again; else the next try reads it.
+          optimistic = await caughtUp(request, key, seekKey);
+          if (optimistic) continue;
           // After the first try, the data moved again while this request read it: a stream of writes,
           // whatever the number of versions behind.
           const kept = error.current === undefined ? undefined : await keptPage(request, key, seekKey, error.current, tries === 0 ? keptAfterVersions : 1);

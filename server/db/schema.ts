@@ -421,6 +421,21 @@ export const applicationDataVersions = pgTable('application_data_versions', {
 });
 
 /**
+ * The applications each list data version changed (migration 0022; NULL: unknown, such as a change of
+ * owners): a cached list is brought up to date by re-placing only those rows (catchUp in
+ * applications-list.ts).
+ */
+export const applicationListChanges = pgTable(
+  'application_list_changes',
+  {
+    tenantId: text('tenant_id').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+    applicationId: bigint('application_id', { mode: 'number' }),
+  },
+  (t) => [index('application_list_changes_version').on(t.tenantId, t.version)],
+);
+
+/**
  * The users page's and the verification lists' data versions per tenant (migration 0021): bumped by
  * triggers with every write to `users` or `verifications`, so a kept list answer is valid only for
  * the version it was read at.

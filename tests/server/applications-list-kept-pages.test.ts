@@ -59,7 +59,9 @@ describe('kept pages under a stream of writes', () => {
         // before another's first try, and then every page is fresh (correct, but nothing to test).
         const served: Awaited<ReturnType<typeof read>>[] = [];
         for (const pageNo of [...pages].reverse()) served[pageNo - 1] = await read(pageNo);
-        expect(engine.stats().keptPages, 'pages were served from the earlier caches').toBeGreaterThan(0);
+        // A list held whole is caught up to the data's version (catchUp); one read in chunks is kept.
+        const { keptPages, catchUps } = engine.stats();
+        expect(keptPages + catchUps, 'pages were served from the earlier caches').toBeGreaterThan(0);
         for (const [index, page] of served.entries()) {
           const rows = page.Applications.map((row) => current.get(row.ApplicationID)!);
           for (const row of rows) expect(matches(row, { status: ['Complete'] }), `page ${index + 1}: ${row.id} ${row.status}`).toBe(true);

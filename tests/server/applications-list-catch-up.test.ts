@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { startTestServer, type TestServer } from './harness.ts';
+import { expectedOrder, matches, ownerUserIds, tenantApplications, type AppRow, type OracleFilters } from './applications-fixtures.ts';
+import { createListEngine, type ListScope } from '../../server/db/applications-list.ts';
+import { listPageJson } from '../../server/db/list-rows.ts';
+import { applications } from '../../server/db/schema.ts';
+import { ApplicationListResponseSchema } from '../../src/schemas/applications.schema.ts';
+import { parseListRequest, type RawListQuery } from '../../src/domain/list-request.ts';
+import type { DataColumnName } from '../../src/domain/list-columns.ts';
+
+/**
+ * Issue 33: a list held whole is brought up to the data's version by re-placing the rows the writes
+ * changed (catchUp in applications-list.ts, migration 0022), not read again. Each write below moves
+ * a row along the sort, out of the list, into it, or changes only what a list does not sort or
+ * filter by; after each, every page of every list is exactly the data's, and the engine read no
+ * list again (no seek chunk, no count). A change of owners names no rows: the lists are read again.
+ */
+let server: TestServer;
+let apps: AppRow[];
+let owners: Map<string, string>;
+beforeAll(async () => {
+  server = await startTestServer();
+  apps = await tenantApplications(server);
+  owners = await ownerUserIds(server);
+});
+afterAll(() => server.close());
+
+interface Case {
+  name: string;
+  raw: RawListQuery;
+  filters: OracleFilters;
+  mine?: boolean;
+}
+
+const cases: Case[] = [
+  { name: 'by account name', raw: { sortBy: 'AccountName', sortType: 'asc' }, filters: {} },
+  { name: 'newest first', raw: { sortBy: 'CreatedDate', sortType: 'desc' }, filters: {} },
+  { name: 'a status filter', raw: { sortBy: 'ClientName', sortType: 'desc', status: '["Complete"]' }, filters: { status: ['Complete'] } },
+  { name: 'a search', raw: { q: 'a', sortBy: 'AccountName', sortType: 'desc' }, filters: { q: 'a' } },
+  { name: 'My Apps by id', raw: { sortBy: 'ID', sortType: 'asc' }, filters: {}, mine: true },
+];
+const rowsPerPage = 25;
+
+describe('lists caught up by the rows a write changed', () => {
+  it('gives every page of every list exactly as the data is after each write, without reading a list again', async () => {
+    const owner = apps.find((row) => row.ownerId && owners.has(row.ownerId) && row.status === 'Complete')!;
+    const userId = owners.get(owner.ownerId!)!;
+    const engine = createListEngine(server.db);
+    const lists = cases.map((list) => {
+      const scope: ListScope = list.mine ? { kind: 'mine', userId } : { kind: 'instance' };
+      const visible = (row: AppRow) => !list.mine || owners.get(row.ownerId ?? '') === userId || row.assigneeUserId === userId;
+      const expected = (rows: AppRow[]) =>
+        expectedOrder(rows.filter((row) => visible(row) && matches(row, list.filters)), list.raw.sortBy as DataColumnName, list.raw.sortType === 'asc' ? 'asc' : 'desc');
+      const read = async (pageNo: number) => {
+        const parsed = parseListRequest({ ...list.raw, pageNo: String(pageNo), rowsPerPage: String(rowsPerPage) });
+        if (!parsed.ok) throw new Error(parsed.message);
+        return ApplicationListResponseSchema.parse(JSON.parse(listPageJson(await engine.page({ ...parsed.value, tenantId: 'demo', scope, reader: 'reader' }))));
+      };
+      return { ...list, expected, read };
+    });
+    /** Every page of every list against the data as it is now. */
+    const checkAll = async (after: string) => {
+      const now = await tenantApplications(server);
+      for (const list of lists) {
+        const ids = list.expected(now);
+        const pages = Math.max(1, Math.ceil(ids.length / rowsPerPage));
+        for (let pageNo = 1; pageNo <= pages; pageNo++) {
+          const page = await list.read(pageNo);
+          expect(page.TotalRows, `${list.name} after ${after}`).toBe(ids.length);
+          expect(page.Applications.map((row) => row.ApplicationID), `${list.name}, page ${pageNo}, after ${after}`).toEqual(
+            ids.slice((pageNo - 1) * rowsPerPage, pageNo * rowsPerPage),
+          );
+        }
+      }
+    };
+    await checkAll('the first read');
+    const reads = () => ({ seekChunks: engine.stats().seekChunks, countMisses: engine.stats().countMisses });
+    const listed = expectedOrder(apps.filter((row) => matches(row, {})), 'AccountName', 'asc');
+    const cancelled = apps.find((row) => row.status === 'Cancelled' && row.ownerId === owner.ownerId) ?? apps.find((row) => row.status === 'Cancelled')!;
+    const [first, second, middle] = [listed[0]!, listed[1]!, listed[Math.floor(listed.length / 2)]!];
+    const writes: [string, () => Promise<unknown>][] = [
+      ['a rename to the front', () => server.db.update(applications).set({ accountName: '0000 first now', clientName: 'Aardvark Smith' }).where(eq(applications.id, middle))],
+      ['a rename to the end', () => server.db.update(applications).set({ accountName: 'zzzz last now' }).where(eq(applications.id, first))],
+      ['a cancel', () => server.db.update(applications).set({ status: 'Cancelled' }).where(eq(applications.id, second))],
+      ['an application listed again', () => server.db.update(applications).set({ status: 'Complete' }).where(eq(applications.id, cancelled.id))],
+      ['a change no list sorts or filters by', () => server.db.update(applications).set({ promoCode: 'CATCHUP' }).where(eq(applications.id, owner.id))],
+      ['two writes at once', () => server.db.execute(sql`update applications set account_name = account_name || ' again' where id in (${middle}, ${owner.id})`)],
+    ];
+    try {
+      for (const [name, write] of writes) {
+        const before = reads();
+        await write();
+        await checkAll(name);
+        expect(reads(), `no list read again after ${name}`).toEqual(before);
+      }
+      expect(engine.stats().catchUps).toBeGreaterThanOrEqual(writes.length);
+
+      // A change of owners names no rows (NULL in application_list_changes): the lists are read again.
+      const before = reads();
+      await server.db.execute(sql`update application_owners set display_name = display_name where id = ${owner.ownerId}`);
+      await checkAll('a change of owners');
+      expect(reads().seekChunks).toBeGreaterThan(before.seekChunks);
+    } finally {
+      for (const id of [first, second, middle, owner.id, cancelled.id]) {
+        const row = apps.find((candidate) => candidate.id === id)!;
+        await server.db
+          .update(applications)
+          .set({ accountName: row.accountName, clientName: row.clientName, status: row.status, promoCode: row.promoCode })
+          .where(eq(applications.id, id));
+      }
+    }
+  });
+});
