@@ -75,6 +75,7 @@ export function registerAdminRoutes({ app, db, access }: RouteContext) {
       MaxSeekBytes: stats.maxSeekBytes,
       OffsetFallbacks: stats.offsetFallbacks,
       StaleRetries: stats.staleRetries,
+      CatchUps: stats.catchUps,
       KeptPages: stats.keptPages,
       Refreshes: stats.refreshes,
       SnapshotPages: stats.snapshotPages,

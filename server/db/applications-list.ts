@@ -213,6 +213,8 @@ function sortedIds(ids: Float64Array, ascending: boolean): Float64Array {
 interface SeekEntry {
   version: number;
   total: number;
+  /** When its version was read (Date.now()): how stale a kept page may be (keptPage). */
+  at: number;
   forward: IdList;
   backward: IdList;
   /** Speed of the last chunk read for this list (its rows per millisecond). */
@@ -251,13 +253,8 @@ export interface ListEngineOptions extends ListRowOptions {
    * younger than this (keptPage); older ones are read again before answering.
    */
   maxStaleMs?: number;
-  /** A kept page's caches are read again in the background once they are this old. */
+  /** A kept page's caches are caught up (or read again) in the background once they are this old. */
   refreshAfterMs?: number;
-  /**
-   * Kept pages are served only once the data is this many versions past the caches: a single
-   * write (someone saving a form) is read at once, as before; a stream of them is what keeps pages.
-   */
-  keptAfterVersions?: number;
 }
 
 export interface ListPageRequest extends ListRequest {
@@ -267,9 +264,9 @@ export interface ListPageRequest extends ListRequest {
   reader?: string;
 }
 
-/** The caches were read at an earlier version than `current` (when the reader learnt it). */
+/** The caches were read at an earlier version than the data's. */
 class StaleVersion extends Error {
-  constructor(readonly current?: number) {
+  constructor() {
     super('The data moved on.');
   }
 }
@@ -299,8 +296,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const maxExtension = options.maxExtension ?? 100_000;
   const materializeMax = options.materializeMax ?? 40_000;
   const maxStaleMs = options.maxStaleMs ?? 10_000;
-  const refreshAfterMs = options.refreshAfterMs ?? 1_000;
-  const keptAfterVersions = options.keptAfterVersions ?? 2;
+  const refreshAfterMs = options.refreshAfterMs ?? 250;
   /** When each user last wrote (Date.now()): a reader is never given a kept page older than their own write. */
   const lastWriteBy = new Lru<number>();
   const changes = changeFeedFor(db);
@@ -349,7 +345,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       pendingCounts.set(key, pending);
     }
     const entry = await pending;
-    if (entry.version !== version) throw new StaleVersion(Math.max(entry.version, version));
+    if (entry.version !== version) throw new StaleVersion();
     return entry.total;
   }
 
@@ -371,7 +367,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         // first, not with every id (a quarter of a million copies of it cost 50-80 ms): ids read
         // after it are at least as new, and a newer version drops them.
         const version = await currentVersion(request.tenantId);
-        if (version !== entry.version) throw new StaleVersion(Math.max(version, entry.version));
+        if (version !== entry.version) throw new StaleVersion();
         const ids = await runner.idList(
           isSearchOnly(request.scope, request.filters)
             ? searchMatches(params, params.add(request.tenantId), request.filters.search)
@@ -387,7 +383,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
             `select id as seek_id, sort_value::text as seek_key, ${versionSql('$1')}::text as seek_version from listed order by sort_value ${direction}, id ${direction}`,
           params.values,
         );
-        if (whole.version !== null && whole.version !== entry.version) throw new StaleVersion(Math.max(whole.version, entry.version));
+        if (whole.version !== null && whole.version !== entry.version) throw new StaleVersion();
         list.push(whole.ids);
       }
       stats.seekChunks++;
@@ -409,7 +405,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     );
     stats.seekChunks++;
     entry.rowsPerMs = chunk.ids.length / Math.max(1, performance.now() - started);
-    if (chunk.version !== null && chunk.version !== entry.version) throw new StaleVersion(Math.max(chunk.version, entry.version));
+    if (chunk.version !== null && chunk.version !== entry.version) throw new StaleVersion();
     list.push(chunk.ids);
     const lastId = chunk.ids[chunk.ids.length - 1];
     if (chunk.ids.length < limit || lastId === undefined || chunk.lastKey === null) list.done = true;
@@ -441,7 +437,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     stats.countMisses++;
     let entry = seeks.get(seekKey);
     if (!entry || entry.version !== version) {
-      entry = { version, total: Number.POSITIVE_INFINITY, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      entry = { version, total: Number.POSITIVE_INFINITY, at: Date.now(), forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
       seeks.set(seekKey, entry);
     }
     const current = entry;
@@ -473,7 +469,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   async function pageIds(request: ListPageRequest, seekKey: string, version: number, total: number, start: number, end: number): Promise<number[] | undefined> {
     let entry = seeks.get(seekKey);
     if (!entry || entry.version !== version) {
-      entry = { version, total, forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      entry = { version, total, at: Date.now(), forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
       seeks.set(seekKey, entry);
     }
     const current = entry;
@@ -554,7 +550,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     if (optimistic && believed) {
       // The change feed (PGlite) tells for free when the caches are of an earlier version.
       const announced = (await changes)?.dataVersion(request.tenantId);
-      if (announced !== undefined && announced !== believed.version) throw new StaleVersion(announced);
+      if (announced !== undefined && announced !== believed.version) throw new StaleVersion();
       // Believe the caches, and let the row fetch tell whether the data moved since.
       stats.countHits++;
       version = believed.version;
@@ -570,7 +566,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const end = Math.min(start + rowsPerPage, total);
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
-    if (fetched.version !== version) throw new StaleVersion(fetched.version);
+    if (fetched.version !== version) throw new StaleVersion();
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
@@ -649,7 +645,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const forward = new IdList();
     forward.push(ids);
     forward.done = true;
-    seeks.set(seekKey, { version, total: ids.length, forward, backward: new IdList(), rowsPerMs: seek.rowsPerMs, lock: Promise.resolve() });
+    seeks.set(seekKey, { version, total: ids.length, at: Date.now(), forward, backward: new IdList(), rowsPerMs: seek.rowsPerMs, lock: Promise.resolve() });
     const count = counts.get(key);
     if (!count || count.version < version) counts.set(key, { version, total: ids.length, at: Date.now() });
     stats.catchUps++;
@@ -661,31 +657,33 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * read now and re-checked in the same statement against the list's WHERE (tenant, scope, filters)
    * and ORDER BY. Served only if every row still belongs there, in that order, so a row a write
    * moved out of the list, or along it, never shows where its new values do not belong; what the
-   * caches cannot know yet (a row added since, a changed TotalRows) waits for their next read, at
-   * most `maxStaleMs` later, which starts in the background after `refreshAfterMs`. Undefined when
-   * there is no such page: the caller reads the list at the current version.
+   * caches cannot know yet (a row added since, a changed TotalRows) waits until they are caught up
+   * (or read again), which starts in the background once they are `refreshAfterMs` old; a page
+   * older than `maxStaleMs` is not served. Nor is one older than the reader's own last write. One
+   * statement, where reading the list at the current version takes several, each waiting its turn
+   * on a busy database. Undefined when there is no such page.
    */
-  async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number, versionsBehind: number): Promise<ListPage | undefined> {
-    const count = counts.get(key);
+  async function keptPage(request: ListPageRequest, key: string, seekKey: string): Promise<ListPage | undefined> {
     const seek = seeks.get(seekKey);
-    if (!count || current - count.version < versionsBehind || Date.now() - count.at > maxStaleMs) return undefined;
-    if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= count.at) return undefined;
+    if (!seek || !Number.isFinite(seek.total) || Date.now() - seek.at > maxStaleMs) return undefined;
+    if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= seek.at) return undefined;
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
-    const end = Math.min(start + rowsPerPage, count.total);
-    const ids = start >= end ? [] : seek?.version === count.version ? knownIds(seek, count.total, start, end) : undefined;
+    const end = Math.min(start + rowsPerPage, seek.total);
+    const ids = start >= end ? [] : knownIds(seek, seek.total, start, end);
     if (!ids) return undefined;
     const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
     if (!rows) return undefined;
     stats.keptPages++;
-    if (Date.now() - count.at >= refreshAfterMs && !refreshing.has(seekKey)) {
+    if (Date.now() - seek.at >= refreshAfterMs && !refreshing.has(seekKey)) {
       stats.refreshes++;
-      const refresh = attempt(request, key, seekKey, false, false)
+      const refresh = caughtUp(request, key, seekKey)
+        .then((caught) => caught || attempt(request, key, seekKey, false, false))
         .catch(() => undefined)
         .finally(() => refreshing.delete(seekKey));
       refreshing.set(seekKey, refresh);
     }
-    return { rows, MaxPage: maxPage(count.total, rowsPerPage), TotalRows: count.total };
+    return { rows, MaxPage: maxPage(seek.total, rowsPerPage), TotalRows: seek.total };
   }
 
   /** The rows of `ids` as of now if each still meets the list's WHERE, in the list's order; else undefined. */
@@ -749,13 +747,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         } catch (error) {
           if (!(error instanceof StaleVersion)) throw error;
           stats.staleRetries++;
+          const kept = await keptPage(request, key, seekKey);
+          if (kept) return kept;
           // Caches brought up to the data's version are believed again; else the next try reads it.
           optimistic = await caughtUp(request, key, seekKey);
-          if (optimistic) continue;
-          // After the first try, the data moved again while this request read it: a stream of writes,
-          // whatever the number of versions behind.
-          const kept = error.current === undefined ? undefined : await keptPage(request, key, seekKey, error.current, tries === 0 ? keptAfterVersions : 1);
-          if (kept) return kept;
         }
       }
       // Writes keep coming faster than the caches can be read at one version: read it all at once.

@@ -26,7 +26,6 @@ import {
   serverSecrets,
   subBrands,
   users,
-  userVisibility,
 } from './schema.ts';
 import { listWhere, Params, type ListScope } from './applications-list.ts';
 import { sqlRunner, type SqlParam } from './sql-runner.ts';
@@ -175,30 +174,28 @@ export async function cancelApplications(
 
 type Owner = typeof applicationOwners.$inferSelect;
 
-async function visibilityOf(db: Database, actor: Actor) {
-  const [row] = await db.select().from(userVisibility).where(eq(userVisibility.userId, actor.userId));
-  return { locations: row?.locations ?? [], restrictionGroups: row?.restrictionGroups ?? [] };
-}
-
-/** The actor's own owner record (created on first use), for applications they start themselves. */
+/**
+ * The actor's own owner record (created on first use), for applications they start themselves. One
+ * statement (issue 33: each round trip waits behind the database thread): the select does not see the
+ * CTE's insert (one snapshot), so exactly one of the two gives the row.
+ */
 export async function ownerForActor(db: Database, actor: Actor): Promise<Owner> {
-  const { locations } = await visibilityOf(db, actor);
-  await db
-    .insert(applicationOwners)
-    .values({
-      tenantId: actor.tenantId,
-      globalUserId: actor.userId,
-      displayName: actor.displayName,
-      email: actor.email,
-      location: locations[0] ?? '',
-    })
-    .onConflictDoNothing();
-  const [owner] = await db
-    .select()
-    .from(applicationOwners)
-    .where(and(eq(applicationOwners.tenantId, actor.tenantId), eq(applicationOwners.globalUserId, actor.userId)));
-  if (!owner) throw new Error('Owner record missing after insert.');
-  return owner;
+  const columns = 'id::text, tenant_id, global_user_id::text, display_name, email, location';
+  const [row] = await sqlRunner(db).textRows(
+    `with inserted as (
+       insert into application_owners (tenant_id, global_user_id, display_name, email, location)
+       values ($1, $2::uuid, $3, $4, coalesce((select locations[1] from user_visibility where user_id = $2::uuid), ''))
+       on conflict do nothing
+       returning ${columns}
+     )
+     select * from inserted
+     union all
+     select ${columns} from application_owners where tenant_id = $1 and global_user_id = $2::uuid`,
+    [actor.tenantId, actor.userId, actor.displayName, actor.email],
+  );
+  if (!row) throw new Error('Owner record missing after insert.');
+  const [id = '', tenantId = '', globalUserId = '', displayName = '', email = '', location = ''] = row;
+  return { id, tenantId, globalUserId, displayName, email, location: location ?? '' };
 }
 
 export async function findOwner(db: Database, tenantId: string, ownerId: string, globalUserId: string) {
@@ -217,7 +214,6 @@ export async function findOwner(db: Database, tenantId: string, ownerId: string,
 
 /** Creates an application in its first status with the activity-feed entry, in one transaction. */
 export async function createApplication(db: Database, actor: Actor, owner: Owner) {
-  const { restrictionGroups } = await visibilityOf(db, actor);
   const onBehalf = owner.globalUserId === actor.userId ? '' : ` on behalf of ${owner.displayName}`;
   // The application and its activity entry in one statement (atomic as a transaction is): on PGlite
   // a transaction holds the only connection across each round trip to the event loop, which under
@@ -225,14 +221,14 @@ export async function createApplication(db: Database, actor: Actor, owner: Owner
   const [created] = await sqlRunner(db).textRows(
     `with created as (
        insert into applications (tenant_id, status, owner_id, adviser_name, location, restriction_group, application_type, short_application_type, language, low_doc_status, application_mode_code)
-       values ($1, 'Adviser edit', $2, $3, $4, $5, 'Individual', 'IND', 'English', 'Required', 'Pin')
+       values ($1, 'Adviser edit', $2, $3, $4, coalesce((select restriction_groups[1] from user_visibility where user_id = $5::uuid), ''), 'Individual', 'IND', 'English', 'Required', 'Pin')
        returning id, guid
      ), logged as (
        insert into application_activity (tenant_id, application_id, user_id, activity)
-       select $1, id, $6::uuid, $7 from created
+       select $1, id, $5::uuid, $6 from created
      )
      select id::text, guid::text from created`,
-    [actor.tenantId, owner.id, owner.displayName, owner.location, restrictionGroups[0] ?? '', actor.userId, `Application created by ${actor.displayName}${onBehalf}`],
+    [actor.tenantId, owner.id, owner.displayName, owner.location, actor.userId, `Application created by ${actor.displayName}${onBehalf}`],
   );
   if (!created?.[0] || !created[1]) throw new Error('Insert returned nothing.');
   return { id: Number(created[0]), guid: created[1] };

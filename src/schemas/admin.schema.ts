@@ -52,6 +52,7 @@ export const CacheStatsSchema = z.object({
   /** Requests that met a write mid-way and were answered again from fresh data. */
   StaleRetries: z.int(),
   /** Pages served under writes from caches of an earlier version, their rows re-checked; the background reads they started. */
+  CatchUps: z.int(),
   KeptPages: z.int(),
   Refreshes: z.int(),
   /** Pages read in one statement because the writes outran every cached try. */
