@@ -255,6 +255,11 @@ export interface ListEngineOptions extends ListRowOptions {
   maxStaleMs?: number;
   /** A kept page's caches are caught up (or read again) in the background once they are this old. */
   refreshAfterMs?: number;
+  /**
+   * Kept pages are served only once the data is this many versions past the caches: a single
+   * write (someone saving a form) is caught up at once; a stream of them is what keeps pages.
+   */
+  keptAfterVersions?: number;
 }
 
 export interface ListPageRequest extends ListRequest {
@@ -264,9 +269,9 @@ export interface ListPageRequest extends ListRequest {
   reader?: string;
 }
 
-/** The caches were read at an earlier version than the data's. */
+/** The caches were read at an earlier version than `current` (when the reader learnt it). */
 class StaleVersion extends Error {
-  constructor() {
+  constructor(readonly current?: number) {
     super('The data moved on.');
   }
 }
@@ -297,6 +302,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const materializeMax = options.materializeMax ?? 40_000;
   const maxStaleMs = options.maxStaleMs ?? 10_000;
   const refreshAfterMs = options.refreshAfterMs ?? 250;
+  const keptAfterVersions = options.keptAfterVersions ?? 2;
   /** When each user last wrote (Date.now()): a reader is never given a kept page older than their own write. */
   const lastWriteBy = new Lru<number>();
   const changes = changeFeedFor(db);
@@ -321,11 +327,15 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
 
   const currentVersion = listRows.currentVersion;
 
-  async function countRows(request: ListPageRequest, key: string, version: number): Promise<number> {
+  /**
+   * TotalRows of a list: the cached count if it is of `version`, else counted now, at the version the
+   * count's own statement saw (which the caller then reads the list at).
+   */
+  async function countRows(request: ListPageRequest, key: string, version: number): Promise<CountEntry> {
     const cached = counts.get(key);
     if (cached && cached.version === version) {
       stats.countHits++;
-      return cached.total;
+      return cached;
     }
     let pending = pendingCounts.get(key);
     if (!pending) {
@@ -344,9 +354,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       })().finally(() => pendingCounts.delete(key));
       pendingCounts.set(key, pending);
     }
-    const entry = await pending;
-    if (entry.version !== version) throw new StaleVersion();
-    return entry.total;
+    return pending;
   }
 
   /**
@@ -361,20 +369,28 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const plan = sortPlanFor(request.sort);
     const params = new Params();
     if (readWhole(request, entry.total) && list.length === 0) {
+      // A list read whole is of the version its statement saw, whatever the request started from:
+      // the entry takes that version and its length as TotalRows. A request of an earlier version
+      // then finds its row fetch stale and is answered from this entry (keptPage); catchUp carries
+      // the entry forward from there. (Refusing a newer version dropped the entry: under a stream of
+      // writes most whole reads did, and the list was read again and again.)
+      let version: number | null;
       if (plan.idOnly) {
         // By id alone the ids are sorted here: sorting a Float64Array is far cheaper than PGlite
-        // sorting the rows (a quarter of a million: about 35 ms against 250 ms). The version is read
-        // first, not with every id (a quarter of a million copies of it cost 50-80 ms): ids read
-        // after it are at least as new, and a newer version drops them.
-        const version = await currentVersion(request.tenantId);
-        if (version !== entry.version) throw new StaleVersion();
-        const ids = await runner.idList(
-          isSearchOnly(request.scope, request.filters)
-            ? searchMatches(params, params.add(request.tenantId), request.filters.search)
-            : `select id from applications where ${listWhere(params, request.tenantId, request.scope, request.filters)}`,
+        // sorting the rows (a quarter of a million: about 35 ms against 250 ms). The version comes
+        // once, as a negative first "id", not with every id (a quarter of a million copies of it
+        // cost 50-80 ms).
+        const tenant = params.add(request.tenantId);
+        const read = await runner.idList(
+          `select -${versionSql(tenant)} union all ` +
+            (isSearchOnly(request.scope, request.filters)
+              ? searchMatches(params, tenant, request.filters.search)
+              : `select id from applications where ${listWhere(params, request.tenantId, request.scope, request.filters)}`),
           params.values,
         );
-        list.push(sortedIds(ids, ascending));
+        const ids = sortedIds(read, true);
+        version = -(ids[0] ?? 0);
+        list.push(sortedIds(ids.subarray(1), ascending));
       } else {
         const direction = ascending ? 'asc' : 'desc';
         const where = listWhere(params, request.tenantId, request.scope, request.filters);
@@ -383,9 +399,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
             `select id as seek_id, sort_value::text as seek_key, ${versionSql('$1')}::text as seek_version from listed order by sort_value ${direction}, id ${direction}`,
           params.values,
         );
-        if (whole.version !== null && whole.version !== entry.version) throw new StaleVersion();
+        version = whole.version;
         list.push(whole.ids);
       }
+      if (version !== null && version !== entry.version) Object.assign(entry, { version, total: list.length, at: Date.now() });
       stats.seekChunks++;
       list.done = true;
       return;
@@ -428,11 +445,11 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
   }
 
-  async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<number> {
+  async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<CountEntry> {
     const cached = counts.get(key);
     if (cached && cached.version === version) {
       stats.countHits++;
-      return cached.total;
+      return cached;
     }
     stats.countMisses++;
     let entry = seeks.get(seekKey);
@@ -445,9 +462,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       if (!current.forward.done) await extend(request, current, current.forward, request.sort.sortType === 'asc');
     });
     current.total = current.forward.length;
-    counts.set(key, { version, total: current.total, at: Date.now() });
+    const counted = { version: current.version, total: current.total, at: current.at };
+    counts.set(key, counted);
     counts.evict(() => counts.size > maxCountEntries);
-    return current.total;
+    return counted;
   }
 
   /** The ids of rows [start, end) if the entry's seek lists hold them already. */
@@ -550,7 +568,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     if (optimistic && believed) {
       // The change feed (PGlite) tells for free when the caches are of an earlier version.
       const announced = (await changes)?.dataVersion(request.tenantId);
-      if (announced !== undefined && announced !== believed.version) throw new StaleVersion();
+      if (announced !== undefined && announced !== believed.version) throw new StaleVersion(announced);
       // Believe the caches, and let the row fetch tell whether the data moved since.
       stats.countHits++;
       version = believed.version;
@@ -558,15 +576,18 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       const end = Math.min(start + rowsPerPage, total);
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     } else {
-      version = await currentVersion(request.tenantId);
-      total = request.filters.search.length > 0 ? await searchRows(request, key, seekKey, version) : await countRows(request, key, version);
+      // Read at the version the count (or the search) saw, which may be newer than the one known.
+      const known = await currentVersion(request.tenantId);
+      const counted = request.filters.search.length > 0 ? await searchRows(request, key, seekKey, known) : await countRows(request, key, known);
+      version = counted.version;
+      total = counted.total;
       const end = Math.min(start + rowsPerPage, total);
       ids = start >= end ? [] : await pageIds(request, seekKey, version, total, start, end);
     }
     const end = Math.min(start + rowsPerPage, total);
     if (ids === undefined) ids = await offsetIds(request, total, start, end);
     const fetched = await listRows.rows(request.tenantId, ids, readAhead ? nextIds(seekKey, version, total, end, rowsPerPage) : []);
-    if (fetched.version !== version) throw new StaleVersion();
+    if (fetched.version !== version) throw new StaleVersion(fetched.version);
     return { rows: fetched.rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
@@ -663,9 +684,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * statement, where reading the list at the current version takes several, each waiting its turn
    * on a busy database. Undefined when there is no such page.
    */
-  async function keptPage(request: ListPageRequest, key: string, seekKey: string): Promise<ListPage | undefined> {
+  async function keptPage(request: ListPageRequest, key: string, seekKey: string, current: number, versionsBehind: number): Promise<ListPage | undefined> {
     const seek = seeks.get(seekKey);
-    if (!seek || !Number.isFinite(seek.total) || Date.now() - seek.at > maxStaleMs) return undefined;
+    if (!seek || !Number.isFinite(seek.total) || current - seek.version < versionsBehind || Date.now() - seek.at > maxStaleMs) return undefined;
     if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= seek.at) return undefined;
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
@@ -747,7 +768,9 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         } catch (error) {
           if (!(error instanceof StaleVersion)) throw error;
           stats.staleRetries++;
-          const kept = await keptPage(request, key, seekKey);
+          // After the first try, the data moved again while this request read it: a stream of writes,
+          // whatever the number of versions behind.
+          const kept = error.current === undefined ? undefined : await keptPage(request, key, seekKey, error.current, tries === 0 ? keptAfterVersions : 1);
           if (kept) return kept;
           // Caches brought up to the data's version are believed again; else the next try reads it.
           optimistic = await caughtUp(request, key, seekKey);
