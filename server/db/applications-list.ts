@@ -343,7 +343,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       pending = (async () => {
         const params = new Params();
         const where = listWhere(params, request.tenantId, request.scope, request.filters);
-        const [row] = await runner.textRows(
+        const [row] = await runner.textRowsByText(
           `select count(*)::text, ${versionSql('$1')}::text from applications where ${where}`,
           params.values,
         );
@@ -524,7 +524,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const ascending = (request.sort.sortType === 'asc') !== fromEnd;
     const { order } = orderAndSeek(plan, ascending, params, null);
     const offset = fromEnd ? total - end : start;
-    const rows = await runner.textRows(
+    const rows = await runner.textRowsByText(
       `select id::text as page_id from applications where ${where} order by ${order} offset ${params.add(offset)} limit ${params.add(end - start)}`,
       params.values,
     );
@@ -626,7 +626,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const anchor =
       `(select id from applications where ${where} and not exists (select 1 from changed where changed.application_id = applications.id) ` +
       `and (${sortKey}, id) ${ascending ? '<' : '>'} (placed.sort_value, placed.id) order by ${backwards} limit 1)`;
-    const [row] = await runner.textRows(
+    const [row] = await runner.textRowsByText(
       `with changed as (select version, application_id from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
         `placed as materialized (select id, ${sortKey} as sort_value from applications where ${where} and id in (select application_id from changed) ` +
         `and (select count(*) from changed) <= ${params.add(maxCatchUpRows)}) ` +
@@ -699,7 +699,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     if (Date.now() - seek.at >= refreshAfterMs && !refreshing.has(seekKey)) {
       stats.refreshes++;
       const refresh = caughtUp(request, key, seekKey)
-        .then((caught) => caught || attempt(request, key, seekKey, false, false))
+        .then((caught) => (caught ? undefined : attempt(request, key, seekKey, false, false)))
         .catch(() => undefined)
         .finally(() => refreshing.delete(seekKey));
       refreshing.set(seekKey, refresh);
@@ -713,7 +713,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
     const { order } = orderAndSeek(sortPlanFor(request.sort), request.sort.sortType === 'asc', params, null);
     const still = `${where} and id = any(${params.add(pgArray(ids.map(String)))}::bigint[])`;
-    const [row] = await runner.textRows(
+    const [row] = await runner.textRowsByText(
       `select (select string_agg(id::text, ',' order by ${order}) from applications where ${still}), ${rowsSql(still)}`,
       params.values,
     );
@@ -739,7 +739,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     // The WHERE (tenant, scope, filters) serves the page and the count alike.
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
     const { order } = orderAndSeek(plan, direction === 'asc', params, null);
-    const [row] = await runner.textRows(
+    const [row] = await runner.textRowsByText(
       `with snapshot_page as materialized (` +
         `select id, ${plan.key.sql} as sort_value from applications where ${where} order by ${order} ` +
         `offset ${params.add((pageNo - 1) * rowsPerPage)} limit ${params.add(rowsPerPage)}) ` +

@@ -194,8 +194,8 @@ export async function ownerForActor(db: Database, actor: Actor): Promise<Owner> 
     [actor.tenantId, actor.userId, actor.displayName, actor.email],
   );
   if (!row) throw new Error('Owner record missing after insert.');
-  const [id = '', tenantId = '', globalUserId = '', displayName = '', email = '', location = ''] = row;
-  return { id, tenantId, globalUserId, displayName, email, location: location ?? '' };
+  const [id = '', tenantId = '', globalUserId = '', displayName = '', email = '', location = ''] = row.map((value) => value ?? '');
+  return { id, tenantId, globalUserId, displayName, email, location };
 }
 
 export async function findOwner(db: Database, tenantId: string, ownerId: string, globalUserId: string) {

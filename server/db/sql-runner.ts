@@ -34,6 +34,14 @@ export interface SqlRunner {
    * it is planned once instead of on every call (planning weighs on a table with many indexes).
    */
   preparedTextRows(name: string, text: string, params: readonly SqlParam[]): Promise<(string | null)[][]>;
+  /**
+   * The same for statements built per request whose text repeats (a list's filters and sort give
+   * its text; the values vary): each distinct text is prepared on first use under a name of its
+   * own, up to `maxPreparedTexts` of them, then later texts run unprepared. On PGlite, parsing and
+   * planning was most of the time of such a statement (issue 33). A text that cannot be prepared
+   * (a parameter of no inferable type) runs unprepared.
+   */
+  textRowsByText(text: string, params: readonly SqlParam[]): Promise<(string | null)[][]>;
   /** `select id, key::text, version::text ...`: the ids in order, the last key and the version. */
   idChunk(text: string, params: readonly SqlParam[]): Promise<IdChunk>;
   /** `select id ...` (one bigint column): every id, in the order of the rows. */
@@ -189,6 +197,47 @@ const preparedOn = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 const sqlState = (error: unknown) => (typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined);
 
+/** Names given to statement texts on each client (textRowsByText); null: run unprepared. */
+const textNamesOn = new WeakMap<object, Map<string, string | null>>();
+/** Texts prepared per session at most: filters combine in many ways, and each plan holds memory. */
+const maxPreparedTexts = 500;
+let textsNamed = 0;
+/** A parameter whose type PostgreSQL cannot infer, or infers two ways: the text cannot be prepared. */
+const isPrepareError = (error: unknown) => ['42P18', '42P08'].includes(String(sqlState(error)));
+/** 0 → a, 25 → z, 26 → ba: prepared statement names are lower-case words. */
+const letters = (index: number): string => (index >= 26 ? letters(Math.floor(index / 26)) : '') + String.fromCharCode(97 + (index % 26));
+
+/** A runner with textRowsByText over its own textRows and preparedTextRows. */
+function byText(client: object, runner: Omit<SqlRunner, 'textRowsByText'>): SqlRunner {
+  let names = textNamesOn.get(client);
+  if (!names) {
+    names = new Map();
+    textNamesOn.set(client, names);
+  }
+  const known = names;
+  return {
+    ...runner,
+    async textRowsByText(text, params) {
+      let name = known.get(text);
+      if (name === undefined) {
+        if (known.size >= maxPreparedTexts) return runner.textRows(text, params);
+        // Unique in the process: two handles on one PGlite session (tests wrap one) share its names.
+        name = `by_text_${letters(textsNamed++)}`;
+        known.set(text, name);
+      }
+      if (name === null) return runner.textRows(text, params);
+      try {
+        return await runner.preparedTextRows(name, text, params);
+      } catch (error) {
+        // 42P18 (indeterminate datatype) and kin: this text runs unprepared from now on.
+        if (!isPrepareError(error)) throw error;
+        known.set(text, null);
+        return runner.textRows(text, params);
+      }
+    },
+  };
+}
+
 /** The raw runner behind a Drizzle database: PGlite in-process or a node-postgres pool. */
 export function sqlRunner(db: Database): SqlRunner {
   const client: unknown = Reflect.get(db, '$client');
@@ -213,7 +262,7 @@ export function sqlRunner(db: Database): SqlRunner {
       }
       return done;
     };
-    return {
+    return byText(client, {
       kind: 'pglite',
       async textRows(text, params) {
         const result = await client.query(text, [...params], { rowMode: 'array' });
@@ -241,14 +290,14 @@ export function sqlRunner(db: Database): SqlRunner {
         const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
         return parseCopyText(result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0));
       },
-    };
+    });
   }
   if (isPgPool(client)) {
     const textRows = async (text: string, params: readonly SqlParam[]) => {
       const result = await client.query({ text, values: [...params], rowMode: 'array' });
       return result.rows.map(asTextRow);
     };
-    return {
+    return byText(client, {
       kind: 'postgres',
       textRows,
       async preparedTextRows(name, text, params) {
@@ -267,7 +316,7 @@ export function sqlRunner(db: Database): SqlRunner {
       },
       idList: async (text, params) => Float64Array.from(await textRows(text, params), (row) => Number(row[0])),
       bulkTextRows: async (text, params) => batchOf(await textRows(text, params)),
-    };
+    });
   }
   throw new Error('Unsupported database client.');
 }
