@@ -688,13 +688,8 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const seek = seeks.get(seekKey);
     if (!seek || !Number.isFinite(seek.total) || current - seek.version < versionsBehind || Date.now() - seek.at > maxStaleMs) return undefined;
     if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= seek.at) return undefined;
-    const { pageNo, rowsPerPage } = request.paging;
-    const start = (pageNo - 1) * rowsPerPage;
-    const end = Math.min(start + rowsPerPage, seek.total);
-    const ids = start >= end ? [] : knownIds(seek, seek.total, start, end);
-    if (!ids) return undefined;
-    const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
-    if (!rows) return undefined;
+    const page = await recheckedPage(request, seek);
+    if (!page) return undefined;
     stats.keptPages++;
     if (Date.now() - seek.at >= refreshAfterMs && !refreshing.has(seekKey)) {
       stats.refreshes++;
@@ -704,7 +699,18 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         .finally(() => refreshing.delete(seekKey));
       refreshing.set(seekKey, refresh);
     }
-    return { rows, MaxPage: maxPage(seek.total, rowsPerPage), TotalRows: seek.total };
+    return page;
+  }
+
+  /** The page as the seek entry places it, its rows re-checked (recheckedRows); undefined if it cannot. */
+  async function recheckedPage(request: ListPageRequest, seek: SeekEntry): Promise<ListPage | undefined> {
+    const { pageNo, rowsPerPage } = request.paging;
+    const start = (pageNo - 1) * rowsPerPage;
+    const end = Math.min(start + rowsPerPage, seek.total);
+    const ids = start >= end ? [] : knownIds(seek, seek.total, start, end);
+    if (!ids) return undefined;
+    const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
+    return rows && { rows, MaxPage: maxPage(seek.total, rowsPerPage), TotalRows: seek.total };
   }
 
   /** The rows of `ids` as of now if each still meets the list's WHERE, in the list's order; else undefined. */
@@ -774,6 +780,11 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
           if (kept) return kept;
           // Caches brought up to the data's version are believed again; else the next try reads it.
           optimistic = await caughtUp(request, key, seekKey);
+          // Just caught up, they are as new as any write of this reader's: their page, re-checked,
+          // answers now, where believing them would likely meet yet another write (one more trip).
+          const seek = seeks.get(seekKey);
+          const caught = optimistic && seek ? await recheckedPage(request, seek) : undefined;
+          if (caught) return caught;
         }
       }
       // Writes keep coming faster than the caches can be read at one version: read it all at once.

@@ -56,7 +56,7 @@ function queryOptions(options) {
 
 /**
  * PGLITE_PROFILE=<file>: where the database thread's time goes, by statement (the first 120
- * characters of its text), written to <file>.<pid> every 2 s. PGlite runs one statement at a time, so a
+ * characters of its text; calls, total and longest time), written to <file>.<pid> every 2 s. PGlite runs one statement at a time, so a
  * statement's own time is from its start or the previous statement's end, whichever is later.
  */
 const profilePath = process.env.PGLITE_PROFILE;
@@ -77,9 +77,11 @@ async function profiled(text, work) {
   } finally {
     const end = performance.now();
     const key = String(text).replace(/\s+/g, ' ').slice(0, 120);
-    const figures = profile.get(key) ?? { calls: 0, ms: 0 };
+    const figures = profile.get(key) ?? { calls: 0, ms: 0, maxMs: 0 };
+    const own = end - Math.max(started, lastEnd);
     figures.calls++;
-    figures.ms += end - Math.max(started, lastEnd);
+    figures.ms += own;
+    figures.maxMs = Math.max(figures.maxMs, Math.round(own));
     profile.set(key, figures);
     lastEnd = end;
   }
