@@ -76,6 +76,7 @@ export function registerAdminRoutes({ app, db, access }: RouteContext) {
       OffsetFallbacks: stats.offsetFallbacks,
       StaleRetries: stats.staleRetries,
       CatchUps: stats.catchUps,
+      WholePages: stats.wholePages,
       KeptPages: stats.keptPages,
       Refreshes: stats.refreshes,
       SnapshotPages: stats.snapshotPages,

@@ -283,6 +283,8 @@ class StaleVersion extends Error {
  */
 const cachedAttempts = 3;
 
+/** How long a tenant's number of applications is believed (smallTenant). */
+const tenantSizeMaxAgeMs = 60_000;
 /** A catch-up re-places at most this many changed rows; more, and the list is read again. */
 const maxCatchUpRows = 200;
 
@@ -316,7 +318,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   const refreshing = new Map<string, Promise<unknown>>();
   /** Catch-ups under way, by seek key (caughtUp). */
   const catchingUp = new Map<string, Promise<boolean>>();
-  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, catchUps: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
+  const stats = { requests: 0, countHits: 0, countMisses: 0, seekHits: 0, seekChunks: 0, offsetFallbacks: 0, staleRetries: 0, catchUps: 0, wholePages: 0, keptPages: 0, refreshes: 0, snapshotPages: 0 };
 
   const entryBytes = (entry: SeekEntry) => entry.forward.bytes + entry.backward.bytes;
   const seekBytes = () => {
@@ -728,6 +730,61 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return ids.map((id) => rows.get(id) ?? '');
   }
 
+  /** Each tenant's number of applications (any status), read again after a minute (smallTenant). */
+  const tenantSizes = new Map<string, { rows: number; at: number }>();
+
+  /** Whether every list of the tenant can be read whole at once (wholePage): it holds at most `materializeMax` applications. */
+  async function smallTenant(tenantId: string): Promise<boolean> {
+    let known = tenantSizes.get(tenantId);
+    if (!known || Date.now() - known.at > tenantSizeMaxAgeMs) {
+      const [row] = await runner.preparedTextRows('application_tenant_size', 'select count(*)::text from applications where tenant_id = $1', [tenantId]);
+      known = { rows: Number(row?.[0] ?? 0), at: Date.now() };
+      tenantSizes.set(tenantId, known);
+    }
+    return known.rows <= materializeMax;
+  }
+
+  /**
+   * A page of a small tenant's list (smallTenant) when its caches cannot answer: the whole list in
+   * order, its version and the page's rows in one statement, where a count, a read of the list and
+   * a row fetch take three trips, each waiting its turn on a busy database (and each likely to meet
+   * another write). Exact at the version it read, and kept as the list's count and seek list.
+   */
+  async function wholePage(request: ListPageRequest, key: string, seekKey: string): Promise<ListPage> {
+    stats.wholePages++;
+    const { pageNo, rowsPerPage } = request.paging;
+    const plan = sortPlanFor(request.sort);
+    const direction = request.sort.sortType === 'asc' ? 'asc' : 'desc';
+    const params = new Params();
+    const tenant = params.add(request.tenantId);
+    const where = listWhere(params, request.tenantId, request.scope, request.filters);
+    const order = `sort_value ${direction}, id ${direction}`;
+    const [row] = await runner.textRowsByText(
+      `with listed as materialized (select id, ${plan.idOnly ? 'id' : plan.key.sql} as sort_value from applications where ${where}), ` +
+        `page as materialized (select id from listed order by ${order} offset ${params.add((pageNo - 1) * rowsPerPage)} limit ${params.add(rowsPerPage)}) ` +
+        `select ${versionSql(tenant)}::text, (select string_agg(id::text, ',' order by ${order}) from listed), ${rowsSql('id in (select id from page)')}`,
+      params.values,
+    );
+    const version = Number(row?.[0] ?? 0);
+    const ids = row?.[1] ? row[1].split(',').map(Number) : [];
+    const held = seeks.get(seekKey);
+    if (!held || held.version < version) {
+      const forward = new IdList();
+      forward.push(ids);
+      forward.done = true;
+      seeks.set(seekKey, { version, total: ids.length, at: Date.now(), forward, backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() });
+      seeks.evict(() => seekBytes() > maxSeekBytes);
+    }
+    const count = counts.get(key);
+    if (!count || count.version < version) {
+      counts.set(key, { version, total: ids.length, at: Date.now() });
+      counts.evict(() => counts.size > maxCountEntries);
+    }
+    const rows = await listRows.decode(request.tenantId, row?.[2] ?? null);
+    const start = (pageNo - 1) * rowsPerPage;
+    return { rows: ids.slice(start, start + rowsPerPage).map((id) => rows.get(id) ?? ''), MaxPage: maxPage(ids.length, rowsPerPage), TotalRows: ids.length };
+  }
+
   /**
    * A page when the data keeps moving under the cached path: TotalRows, the page's ids and their
    * rows in one statement, so of one snapshot (PostgreSQL gives a statement one snapshot whatever
@@ -767,8 +824,11 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       const key = `${request.tenantId}|${scopeKey(request.scope)}|${filtersKey(request.filters)}`;
       const seekKey = `${key}|${request.sort.sortBy}|${request.sort.sortType}`;
       const readAhead = readsForward(request, seekKey);
+      const whole = await smallTenant(request.tenantId);
       let optimistic = true;
       for (let tries = 0; tries < cachedAttempts; tries++) {
+        // Nothing cached to believe: a small tenant's list is read whole, page and all, at once.
+        if (whole && (!optimistic || !seeks.get(seekKey))) return wholePage(request, key, seekKey);
         try {
           return await attempt(request, key, seekKey, readAhead, optimistic);
         } catch (error) {
@@ -788,7 +848,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         }
       }
       // Writes keep coming faster than the caches can be read at one version: read it all at once.
-      return snapshotPage(request);
+      return whole ? wholePage(request, key, seekKey) : snapshotPage(request);
     },
     /** Someone's write has been answered: their next pages are read at the data's version (keptPage). */
     noteWrite(tenantId: string, userId: string) {

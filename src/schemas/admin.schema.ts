@@ -53,6 +53,7 @@ export const CacheStatsSchema = z.object({
   StaleRetries: z.int(),
   /** Pages served under writes from caches of an earlier version, their rows re-checked; the background reads they started. */
   CatchUps: z.int(),
+  WholePages: z.int(),
   KeptPages: z.int(),
   Refreshes: z.int(),
   /** Pages read in one statement because the writes outran every cached try. */
