@@ -750,7 +750,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
    * a row fetch take three trips, each waiting its turn on a busy database (and each likely to meet
    * another write). Exact at the version it read, and kept as the list's count and seek list.
    */
-  async function wholePage(request: ListPageRequest, key: string, seekKey: string): Promise<ListPage> {
+  async function wholePage(request: ListPageRequest, key: string, seekKey: string, readAhead: boolean): Promise<ListPage> {
     stats.wholePages++;
     const { pageNo, rowsPerPage } = request.paging;
     const plan = sortPlanFor(request.sort);
@@ -761,7 +761,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const order = `sort_value ${direction}, id ${direction}`;
     const [row] = await runner.textRowsByText(
       `with listed as materialized (select id, ${plan.idOnly ? 'id' : plan.key.sql} as sort_value from applications where ${where}), ` +
-        `page as materialized (select id from listed order by ${order} offset ${params.add((pageNo - 1) * rowsPerPage)} limit ${params.add(rowsPerPage)}) ` +
+        `page as materialized (select id from listed order by ${order} offset ${params.add((pageNo - 1) * rowsPerPage)} limit ${params.add(readAhead ? 2 * rowsPerPage : rowsPerPage)}) ` +
         `select ${versionSql(tenant)}::text, (select string_agg(id::text, ',' order by ${order}) from listed), ${rowsSql('id in (select id from page)')}`,
       params.values,
     );
@@ -780,7 +780,8 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       counts.set(key, { version, total: ids.length, at: Date.now() });
       counts.evict(() => counts.size > maxCountEntries);
     }
-    const rows = await listRows.decode(request.tenantId, row?.[2] ?? null);
+    // The page's rows (and the next page's, for a reader paging forward) are kept like fetched ones.
+    const rows = await listRows.decode(request.tenantId, row?.[2] ?? null, version);
     const start = (pageNo - 1) * rowsPerPage;
     return { rows: ids.slice(start, start + rowsPerPage).map((id) => rows.get(id) ?? ''), MaxPage: maxPage(ids.length, rowsPerPage), TotalRows: ids.length };
   }
@@ -828,7 +829,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       let optimistic = true;
       for (let tries = 0; tries < cachedAttempts; tries++) {
         // Nothing cached to believe: a small tenant's list is read whole, page and all, at once.
-        if (whole && (!optimistic || !seeks.get(seekKey))) return wholePage(request, key, seekKey);
+        if (whole && (!optimistic || !seeks.get(seekKey))) return wholePage(request, key, seekKey, readAhead);
         try {
           return await attempt(request, key, seekKey, readAhead, optimistic);
         } catch (error) {
@@ -848,7 +849,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         }
       }
       // Writes keep coming faster than the caches can be read at one version: read it all at once.
-      return whole ? wholePage(request, key, seekKey) : snapshotPage(request);
+      return whole ? wholePage(request, key, seekKey, readAhead) : snapshotPage(request);
     },
     /** Someone's write has been answered: their next pages are read at the data's version (keptPage). */
     noteWrite(tenantId: string, userId: string) {

@@ -237,11 +237,15 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     currentVersion,
     /**
      * Row JSON texts by id from a `rowsSql` field that the caller's own statement selected (see
-     * snapshotPage in applications-list.ts). Nothing of them is kept: the caller's statement chose
-     * what they belong to.
+     * snapshotPage in applications-list.ts). They are kept only when the caller says which data
+     * version its statement read them at (`keepAt`), and none newer is kept yet.
      */
-    async decode(tenantId: string, field: string | null): Promise<ReadonlyMap<number, string>> {
-      return decodeRows(field, await catalogueOf(tenantId));
+    async decode(tenantId: string, field: string | null, keepAt?: number): Promise<ReadonlyMap<number, string>> {
+      const catalogue = await catalogueOf(tenantId);
+      const rows = decodeRows(field, catalogue);
+      const held = cached.get(tenantId);
+      if (keepAt !== undefined && (!held || held.version <= keepAt)) remember(cacheFor(tenantId, keepAt, catalogue), rows);
+      return rows;
     },
     /**
      * The rows of `ids` in that order (ids no longer listed drop out) and the data version they
