@@ -401,6 +401,8 @@ async function main() {
     const user = people[index] as User;
     const mine: Created[] = [];
     let writeNo = 0;
+    // At a person's pace, people do not all click in the same millisecond: each starts within one pause.
+    if (thinkMs > 0) await sleep(thinkMs * Math.random());
     while (!stopping && now() < endAt) {
       const roll = Math.random();
       if (roll < 0.2) {
