@@ -737,7 +737,12 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   async function smallTenant(tenantId: string): Promise<boolean> {
     let known = tenantSizes.get(tenantId);
     if (!known || Date.now() - known.at > tenantSizeMaxAgeMs) {
-      const [row] = await runner.preparedTextRows('application_tenant_size', 'select count(*)::text from applications where tenant_id = $1', [tenantId]);
+      // Counted only up to the bound: a million-row tenant's whole count held the database for seconds.
+      const [row] = await runner.preparedTextRows(
+        'application_tenant_size',
+        'select count(*)::text from (select 1 from applications where tenant_id = $1 limit $2) counted',
+        [tenantId, materializeMax + 1],
+      );
       known = { rows: Number(row?.[0] ?? 0), at: Date.now() };
       tenantSizes.set(tenantId, known);
     }
