@@ -634,7 +634,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const [row] = await runner.textRowsByText(
       `with changed as (select version, application_id from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
         `placed as materialized (select id, ${sortKey} as sort_value from applications where ${where} and id in (select application_id from changed) ` +
-        `and (select count(*) from changed) <= ${params.add(maxCatchUpRows)}) ` +
+        `and (select count(distinct application_id) from changed) <= ${params.add(maxCatchUpRows)}) ` +
         `select ${versionSql(tenant)}::text, (select count(distinct version) from changed)::text, ` +
         `(select count(*) from changed where application_id is null)::text, (select string_agg(distinct application_id::text, ',') from changed), ` +
         `(select string_agg(id::text || ':' || coalesce(${anchor}::text, ''), ',' order by sort_value ${direction}, id ${direction}) from placed)`,
@@ -644,6 +644,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     if (version === seek.version) return true;
     const named = Number(row?.[1] ?? 0) === version - seek.version && Number(row?.[2] ?? 0) === 0;
     const changed = new Set((row?.[3] ?? '').split(',').filter(Boolean).map(Number));
+    // The same bound as the statement's (distinct ids): past it, nothing was placed.
     if (!named || changed.size > maxCatchUpRows) return false;
 
     // The changed rows listed now, in list order, grouped by the unchanged row they follow.

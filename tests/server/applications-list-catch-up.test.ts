@@ -117,4 +117,28 @@ describe('lists caught up by the rows a write changed', () => {
       }
     }
   });
+
+  it('places a row changed by more statements than a catch-up re-places rows (one id, many versions)', async () => {
+    const engine = createListEngine(server.db);
+    const read = async () => {
+      const parsed = parseListRequest({ sortBy: 'AccountName', sortType: 'asc', pageNo: '1', rowsPerPage: '25' });
+      if (!parsed.ok) throw new Error(parsed.message);
+      return ApplicationListResponseSchema.parse(JSON.parse(listPageJson(await engine.page({ ...parsed.value, tenantId: 'demo', scope: { kind: 'instance' }, reader: 'writer' }))));
+    };
+    await read();
+    const target = expectedOrder(apps.filter((row) => matches(row, {})), 'AccountName', 'asc')[40]!;
+    const original = apps.find((row) => row.id === target)!;
+    try {
+      // 250 statements (versions) naming one id: more change rows than maxCatchUpRows, one distinct id.
+      for (let write = 0; write < 250; write++) await server.db.update(applications).set({ accountName: `0000 moved ${write}` }).where(eq(applications.id, target));
+      engine.noteWrite('demo', 'writer');
+      const page = await read();
+      const expected = expectedOrder((await tenantApplications(server)).filter((row) => matches(row, {})), 'AccountName', 'asc');
+      expect(page.TotalRows).toBe(expected.length);
+      expect(page.Applications.map((row) => row.ApplicationID)).toEqual(expected.slice(0, 25));
+      expect(page.Applications[0]?.ApplicationID).toBe(target);
+    } finally {
+      await server.db.update(applications).set({ accountName: original.accountName }).where(eq(applications.id, target));
+    }
+  });
 });
