@@ -850,7 +850,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
           if (kept) return kept;
           // Caches brought up to the data's version are believed again; else the next try reads it.
           optimistic = await caughtUp(request, key, seekKey);
-          // Just caught up, they are as new as any write of this reader's: their page, re-checked,
+          // Just caught up, they are no older than this reader's last write: their page, re-checked,
           // answers now, where believing them would likely meet yet another write (one more trip).
           const seek = seeks.get(seekKey);
           const caught = optimistic && seek ? await recheckedPage(request, seek) : undefined;
