@@ -202,6 +202,38 @@ function countKept(list: IdList, changed: ReadonlySet<number>): number {
   return kept;
 }
 
+/**
+ * The seek list without the `changed` ids, and with each of `placements` ("id:anchor,...", in the
+ * list's walking order) right after its anchor, the unchanged row it follows (none: first);
+ * undefined if an anchor is not in the list.
+ */
+function replaced(list: IdList, changed: ReadonlySet<number>, placements: string): IdList | undefined {
+  const following = new Map<string, number[]>();
+  const placed = placements ? placements.split(',') : [];
+  for (const text of placed) {
+    const [id = '', anchor = ''] = text.split(':');
+    following.set(anchor, [...(following.get(anchor) ?? []), Number(id)]);
+  }
+  const ids = new Float64Array(countKept(list, changed) + placed.length);
+  let next = 0;
+  const put = (anchor: string) => {
+    for (const id of following.get(anchor) ?? []) ids[next++] = id;
+  };
+  put('');
+  for (let index = 0; index < list.length; index++) {
+    const id = list.at(index);
+    if (changed.has(id)) continue;
+    ids[next++] = id;
+    put(String(id));
+  }
+  if (next !== ids.length) return undefined;
+  const rebuilt = new IdList();
+  rebuilt.push(ids);
+  rebuilt.done = list.done;
+  rebuilt.after = list.after;
+  return rebuilt;
+}
+
 /** The ids in order, sorted in place. A bitmap scan returns them in table order, mostly by id already. */
 function sortedIds(ids: Float64Array, ascending: boolean): Float64Array {
   let inOrder = true;
@@ -212,6 +244,12 @@ function sortedIds(ids: Float64Array, ascending: boolean): Float64Array {
 
 interface SeekEntry {
   version: number;
+  /**
+   * The newest version a chunk of it was read at: above `version`, its lists place the rows past
+   * where they had read as that version does, and the entry is caught up before a page is served
+   * from them without a check of the version (recheckedPage).
+   */
+  newestChunk: number;
   total: number;
   /** When its version was read (Date.now()): how stale a kept page may be (keptPage). */
   at: number;
@@ -222,6 +260,17 @@ interface SeekEntry {
   /** Extensions run one at a time per entry; concurrent requests wait for the same chunk. */
   lock: Promise<unknown>;
 }
+
+const seekEntry = (version: number, total: number, forward = new IdList()): SeekEntry => ({
+  version,
+  newestChunk: version,
+  total,
+  at: Date.now(),
+  forward,
+  backward: new IdList(),
+  rowsPerMs: null,
+  lock: Promise.resolve(),
+});
 
 interface CountEntry {
   version: number;
@@ -405,7 +454,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
         version = whole.version;
         list.push(whole.ids);
       }
-      if (version !== null && version !== entry.version) Object.assign(entry, { version, total: list.length, at: Date.now() });
+      if (version !== null && version !== entry.version) Object.assign(entry, { version, newestChunk: version, total: list.length, at: Date.now() });
       stats.seekChunks++;
       list.done = true;
       return;
@@ -425,7 +474,11 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     );
     stats.seekChunks++;
     entry.rowsPerMs = chunk.ids.length / Math.max(1, performance.now() - started);
-    if (chunk.version !== null && chunk.version !== entry.version) throw new StaleVersion();
+    // A chunk of a newer version is kept: it holds every row past the last one read that no write
+    // since the entry's version changed, and a catch-up from that version removes and re-places
+    // each changed row (catchUp). Dropping the entry instead made a big list be counted again.
+    if (chunk.version !== null && chunk.version < entry.version) throw new StaleVersion();
+    entry.newestChunk = Math.max(entry.newestChunk, chunk.version ?? entry.version);
     list.push(chunk.ids);
     const lastId = chunk.ids[chunk.ids.length - 1];
     if (chunk.ids.length < limit || lastId === undefined || chunk.lastKey === null) list.done = true;
@@ -457,7 +510,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     stats.countMisses++;
     let entry = seeks.get(seekKey);
     if (!entry || entry.version !== version) {
-      entry = { version, total: Number.POSITIVE_INFINITY, at: Date.now(), forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      entry = seekEntry(version, Number.POSITIVE_INFINITY);
       seeks.set(seekKey, entry);
     }
     const current = entry;
@@ -490,7 +543,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   async function pageIds(request: ListPageRequest, seekKey: string, version: number, total: number, start: number, end: number): Promise<number[] | undefined> {
     let entry = seeks.get(seekKey);
     if (!entry || entry.version !== version) {
-      entry = { version, total, at: Date.now(), forward: new IdList(), backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() };
+      entry = seekEntry(version, total);
       seeks.set(seekKey, entry);
     }
     const current = entry;
@@ -597,27 +650,36 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
   }
 
   /**
-   * Brings a list held whole from its version to the data's by re-placing only the rows the writes
-   * since then changed (migration 0022), instead of reading it again: a changed row listed now goes
-   * right after the unchanged row it now follows in the list's ORDER BY (one step back along the
-   * sort index); the others leave it. One statement reads the changes, the version and the places,
-   * so they are of one snapshot. False when the list is not held whole, a change has no id (owners,
-   * visibility, a large statement), more than `maxCatchUpRows` rows changed or the caches are
-   * further behind than the changes are kept: the list is then read again, as before. Concurrent
-   * requests for one list share one catch-up.
+   * Brings a list's seek entry from its version to the data's by re-placing only the rows the writes
+   * since then changed (migrations 0022 and 0023) instead of counting and reading the list again:
+   * a changed row leaves each seek list, and goes back into it right after the unchanged row it now
+   * follows in the list's ORDER BY (one step back along the sort index) if it is listed now within
+   * what that seek list has read; TotalRows moves by the changed rows listed now less those listed
+   * before, which their old rows tell (the list's WHERE over what each row was). One statement
+   * reads the changes, the version, the places and the delta, so they are of one snapshot. The
+   * result is exactly the list at that version, as far as each seek list had read. False when a
+   * change has no id (owners, visibility, a large statement), more than `maxCatchUpRows` rows
+   * changed or the entry is further behind than the changes are kept: it is then read again.
+   * Concurrent requests for one list share one catch-up; it waits for the entry's chunk reads.
    */
   function caughtUp(request: ListPageRequest, key: string, seekKey: string): Promise<boolean> {
     let pending = catchingUp.get(seekKey);
     if (!pending) {
-      pending = catchUp(request, key, seekKey).finally(() => catchingUp.delete(seekKey));
+      const seek = seeks.get(seekKey);
+      pending = (async () => {
+        if (!seek || !Number.isFinite(seek.total)) return false;
+        let caught = false;
+        await underLock(seek, seekKey, async () => {
+          caught = seeks.get(seekKey) === seek && (await catchUp(request, key, seekKey, seek));
+        });
+        return caught;
+      })().finally(() => catchingUp.delete(seekKey));
       catchingUp.set(seekKey, pending);
     }
     return pending;
   }
 
-  async function catchUp(request: ListPageRequest, key: string, seekKey: string): Promise<boolean> {
-    const seek = seeks.get(seekKey);
-    if (!seek || !seek.forward.done || seek.forward.length !== seek.total) return false;
+  async function catchUp(request: ListPageRequest, key: string, seekKey: string, seek: SeekEntry): Promise<boolean> {
     const plan = sortPlanFor(request.sort);
     const ascending = request.sort.sortType === 'asc';
     const sortKey = plan.idOnly ? 'id' : plan.key.sql;
@@ -625,19 +687,34 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const tenant = params.add(request.tenantId);
     const since = params.add(seek.version);
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
-    const backwards = orderAndSeek(plan, !ascending, params, null).order;
-    const direction = ascending ? 'asc' : 'desc';
-    // The unchanged row a changed one now follows in the list (none: it comes first).
-    const anchor =
-      `(select id from applications where ${where} and not exists (select 1 from changed where changed.application_id = applications.id) ` +
-      `and (${sortKey}, id) ${ascending ? '<' : '>'} (placed.sort_value, placed.id) order by ${backwards} limit 1)`;
+    // Each seek list walks its own way (the backward one from the last row); once the forward one
+    // holds the whole list, the backward one is of no more use.
+    const walks = [{ list: seek.forward, ascending }, ...(seek.forward.done ? [] : [{ list: seek.backward, ascending: !ascending }])];
+    const placements = walks.map(({ list, ascending: walksUp }) => {
+      if (list.length === 0 && !list.done) return `''`;
+      const direction = walksUp ? 'asc' : 'desc';
+      // The unchanged row a changed one now follows in the walk (none: it comes first).
+      const anchor =
+        `(select id from applications where ${where} and not exists (select 1 from changed where changed.application_id = applications.id) ` +
+        `and (${sortKey}, id) ${walksUp ? '<' : '>'} (placed.sort_value, placed.id) order by ${orderAndSeek(plan, !walksUp, params, null).order} limit 1)`;
+      // Only the rows up to where the list has read: the next chunk reads those after.
+      const read =
+        list.done || !list.after
+          ? ''
+          : ` where (sort_value, id) ${walksUp ? '<=' : '>='} (${params.add(list.after.key)}::${plan.idOnly ? 'bigint' : plan.key.type}, ${params.add(list.after.id)}::bigint)`;
+      return `(select string_agg(id::text || ':' || coalesce(${anchor}::text, ''), ',' order by sort_value ${direction}, id ${direction}) from placed${read})`;
+    });
+    // What each changed row was at the entry's version: the old row of its first change since (none: inserted since).
+    const before = `(select distinct on (application_id) old_row from changed where application_id is not null order by application_id, version) as first_change`;
     const [row] = await runner.textRowsByText(
-      `with changed as (select version, application_id from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
+      `with changed as (select version, application_id, old_row from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
         `placed as materialized (select id, ${sortKey} as sort_value from applications where ${where} and id in (select application_id from changed) ` +
         `and (select count(distinct application_id) from changed) <= ${params.add(maxCatchUpRows)}) ` +
         `select ${versionSql(tenant)}::text, (select count(distinct version) from changed)::text, ` +
         `(select count(*) from changed where application_id is null)::text, (select string_agg(distinct application_id::text, ',') from changed), ` +
-        `(select string_agg(id::text || ':' || coalesce(${anchor}::text, ''), ',' order by sort_value ${direction}, id ${direction}) from placed)`,
+        `(select count(*) from placed)::text, ` +
+        `(select count(*) from ${before}, jsonb_populate_record(null::applications, first_change.old_row) as applications where first_change.old_row is not null and ${where})::text, ` +
+        placements.join(', '),
       params.values,
     );
     const version = Number(row?.[0] ?? 0);
@@ -647,34 +724,14 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     // The same bound as the statement's (distinct ids): past it, nothing was placed.
     if (!named || changed.size > maxCatchUpRows) return false;
 
-    // The changed rows listed now, in list order, grouped by the unchanged row they follow.
-    const following = new Map<string, number[]>();
-    const placed = row?.[4] ? row[4].split(',') : [];
-    for (const text of placed) {
-      const [id = '', after = ''] = text.split(':');
-      following.set(after, [...(following.get(after) ?? []), Number(id)]);
-    }
-    const ids = new Float64Array(countKept(seek.forward, changed) + placed.length);
-    let next = 0;
-    const put = (group: number[] | undefined) => {
-      for (const id of group ?? []) ids[next++] = id;
-    };
-    put(following.get(''));
-    for (let index = 0; index < seek.forward.length; index++) {
-      const id = seek.forward.at(index);
-      if (changed.has(id)) continue;
-      ids[next++] = id;
-      put(following.get(String(id)));
-    }
-    // Every changed row placed after a row of the list: else the snapshot was not what it seemed.
-    if (next !== ids.length || seeks.get(seekKey) !== seek) return false;
-
-    const forward = new IdList();
-    forward.push(ids);
-    forward.done = true;
-    seeks.set(seekKey, { version, total: ids.length, at: Date.now(), forward, backward: new IdList(), rowsPerMs: seek.rowsPerMs, lock: Promise.resolve() });
+    const total = seek.total + Number(row?.[4] ?? 0) - Number(row?.[5] ?? 0);
+    const [forward, backward = new IdList()] = walks.map(({ list }, index) => replaced(list, changed, row?.[6 + index] ?? ''));
+    // Every changed row placed after a row of its list, and a list read to its end as long as the
+    // count: else the snapshot was not what it seemed.
+    if (!forward || !backward || [forward, backward].some((list) => list.done && list.length !== total)) return false;
+    Object.assign(seek, { version, newestChunk: version, total, at: Date.now(), forward, backward });
     const count = counts.get(key);
-    if (!count || count.version < version) counts.set(key, { version, total: ids.length, at: Date.now() });
+    if (!count || count.version < version) counts.set(key, { version, total, at: Date.now() });
     stats.catchUps++;
     return true;
   }
@@ -694,7 +751,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const seek = seeks.get(seekKey);
     if (!seek || !Number.isFinite(seek.total) || current - seek.version < versionsBehind || Date.now() - seek.at > maxStaleMs) return undefined;
     if ((lastWriteBy.get(`${request.tenantId}|${request.reader ?? ''}`) ?? 0) >= seek.at) return undefined;
-    const page = await recheckedPage(request, seek);
+    const page = await recheckedPage(request, key, seekKey, seek);
     if (!page) return undefined;
     stats.keptPages++;
     if (Date.now() - seek.at >= refreshAfterMs && !refreshing.has(seekKey)) {
@@ -708,15 +765,32 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     return page;
   }
 
-  /** The page as the seek entry places it, its rows re-checked (recheckedRows); undefined if it cannot. */
-  async function recheckedPage(request: ListPageRequest, seek: SeekEntry): Promise<ListPage | undefined> {
+  /**
+   * The page as the seek entry places it, its rows re-checked (recheckedRows); a page past what its
+   * seek lists hold is read into them first (a chunk of a newer version is kept: see extend).
+   * Undefined if it cannot.
+   */
+  async function recheckedPage(request: ListPageRequest, key: string, seekKey: string, seek: SeekEntry): Promise<ListPage | undefined> {
     const { pageNo, rowsPerPage } = request.paging;
     const start = (pageNo - 1) * rowsPerPage;
-    const end = Math.min(start + rowsPerPage, seek.total);
-    const ids = start >= end ? [] : knownIds(seek, seek.total, start, end);
-    if (!ids) return undefined;
-    const rows = ids.length === 0 ? [] : await recheckedRows(request, ids);
-    return rows && { rows, MaxPage: maxPage(seek.total, rowsPerPage), TotalRows: seek.total };
+    // The ids and TotalRows of one state of the entry (a catch-up moves it on in place).
+    const slice = () => {
+      const { total } = seek;
+      if (seek.newestChunk > seek.version) return undefined;
+      const end = Math.min(start + rowsPerPage, total);
+      const ids = start >= end ? [] : knownIds(seek, total, start, end);
+      return ids && { ids, total };
+    };
+    if (!slice() && seeks.get(seekKey) === seek) {
+      await pageIds(request, seekKey, seek.version, seek.total, start, Math.min(start + rowsPerPage, seek.total));
+      // A chunk of a newer version places rows as that version does: the entry is caught up to it.
+      if (seek.newestChunk > seek.version && !(await caughtUp(request, key, seekKey))) return undefined;
+    }
+    // Read again: a catch-up may have moved the entry on while the chunks were read.
+    const known = slice();
+    if (!known) return undefined;
+    const rows = known.ids.length === 0 ? [] : await recheckedRows(request, known.ids);
+    return rows && { rows, MaxPage: maxPage(known.total, rowsPerPage), TotalRows: known.total };
   }
 
   /** The rows of `ids` as of now if each still meets the list's WHERE, in the list's order; else undefined. */
@@ -781,7 +855,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       const forward = new IdList();
       forward.push(ids);
       forward.done = true;
-      seeks.set(seekKey, { version, total: ids.length, at: Date.now(), forward, backward: new IdList(), rowsPerMs: null, lock: Promise.resolve() });
+      seeks.set(seekKey, seekEntry(version, ids.length, forward));
       seeks.evict(() => seekBytes() > maxSeekBytes);
     }
     const count = counts.get(key);
@@ -853,7 +927,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
           // Just caught up, they are no older than this reader's last write: their page, re-checked,
           // answers now, where believing them would likely meet yet another write (one more trip).
           const seek = seeks.get(seekKey);
-          const caught = optimistic && seek ? await recheckedPage(request, seek) : undefined;
+          const caught = optimistic && seek ? await recheckedPage(request, key, seekKey, seek) : undefined;
           if (caught) return caught;
         }
       }

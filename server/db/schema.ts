@@ -422,8 +422,8 @@ export const applicationDataVersions = pgTable('application_data_versions', {
 
 /**
  * The applications each list data version changed (migration 0022; NULL: unknown, such as a change of
- * owners): a cached list is brought up to date by re-placing only those rows (catchUp in
- * applications-list.ts).
+ * owners) and what each row was before (0023): a cached list is brought up to date by re-placing only
+ * those rows and adjusting its count by their delta (catchUp in applications-list.ts).
  */
 export const applicationListChanges = pgTable(
   'application_list_changes',
@@ -431,6 +431,8 @@ export const applicationListChanges = pgTable(
     tenantId: text('tenant_id').notNull(),
     version: bigint('version', { mode: 'number' }).notNull(),
     applicationId: bigint('application_id', { mode: 'number' }),
+    /** The row before the change (migration 0023: to_jsonb of it); NULL for an insert or an unknown id. */
+    oldRow: jsonb('old_row'),
   },
   (t) => [index('application_list_changes_version').on(t.tenantId, t.version)],
 );
