@@ -4,7 +4,7 @@ import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
 import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
-import { createListRows, rowsSql, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
+import { changeColumns, createListRows, namedChanges, rowsSql, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
 import { changeFeedFor } from './change-feed.ts';
 
 /**
@@ -200,21 +200,6 @@ function countKept(list: IdList, changed: ReadonlySet<number>): number {
   let kept = 0;
   for (let index = 0; index < list.length; index++) if (!changed.has(list.at(index))) kept++;
   return kept;
-}
-
-/**
- * Of the changes (application_list_changes rows, as the CTE `changed_since`) past version `after`:
- * how many versions, how many rows without an id, and the ids.
- */
-const changeColumns = (after: string) => {
-  const past = `from changed_since where version > ${after}::bigint`;
-  return `(select count(distinct version) ${past})::text, (select count(*) ${past} and application_id is null)::text, (select string_agg(distinct application_id::text, ',') ${past})`;
-};
-
-/** The ids changeColumns read, if each of the `versions` versions is there and names its ids. */
-function namedChanges([versionsThere, unnamed, ids]: readonly (string | null)[], versions: number): Set<number> | undefined {
-  if (Number(versionsThere ?? 0) !== versions || Number(unnamed ?? 0) !== 0) return undefined;
-  return new Set((ids ?? '').split(',').filter(Boolean).map(Number));
 }
 
 /**

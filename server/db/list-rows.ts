@@ -18,6 +18,21 @@ export const versionSql = (tenantParam: string) =>
   `(select coalesce(max(version), 0) from application_data_versions where tenant_id = ${tenantParam})`;
 
 /**
+ * Of the changes past version `after` (application_list_changes rows, migration 0022, as the CTE
+ * `changed_since`): how many versions, how many rows without an id, and the ids. namedChanges reads them.
+ */
+export const changeColumns = (after: string) => {
+  const past = `from changed_since where version > ${after}::bigint`;
+  return `(select count(distinct version) ${past})::text, (select count(*) ${past} and application_id is null)::text, (select string_agg(distinct application_id::text, ',') ${past})`;
+};
+
+/** The ids changeColumns read, if each of the `versions` versions is there and names its ids. */
+export function namedChanges([versionsThere, unnamed, ids]: readonly (string | null)[], versions: number): Set<number> | undefined {
+  if (versions < 0 || Number(versionsThere ?? 0) !== versions || Number(unnamed ?? 0) !== 0) return undefined;
+  return new Set((ids ?? '').split(',').filter(Boolean).map(Number));
+}
+
+/**
  * How each list row field is read: `json` is its wire value as SQL (the list rows), `sql` its text
  * and `parse` the way back from text to the wire value (the export, which formats cells).
  */
@@ -131,7 +146,12 @@ interface FetchedRows {
   version: number;
   /** Row JSON texts by id. */
   rows: ReadonlyMap<number, string>;
+  /** The ids changed since the version the fetch was asked from, if all of them are named. */
+  changed?: { since: number; ids: ReadonlySet<number> };
 }
+
+/** A fetch reads the changes since the kept rows' version up to this many versions back. */
+const maxAdvanceVersions = 1000;
 
 interface TenantRows {
   version: number;
@@ -178,15 +198,42 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     return version;
   }
 
-  /** Reads rows by id with the version they were read at. */
-  async function fetchRows(tenantId: string, ids: readonly number[], catalogue: ProductCatalogue): Promise<FetchedRows> {
+  /**
+   * Reads rows by id with the version they were read at and, if `since` is given, the ids the
+   * versions after it changed: the rows kept at `since` are then carried forward (advance), not
+   * all dropped because the data moved on.
+   */
+  async function fetchRows(tenantId: string, ids: readonly number[], catalogue: ProductCatalogue, since?: number): Promise<FetchedRows> {
     stats.rowFetches++;
     const [result] = await runner.preparedTextRows(
       'application_list_rows',
-      `select ${versionSql('$1')}::text, ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}`,
-      [tenantId, `{${ids.join(',')}}`],
+      `with changed_since as (select version, application_id from application_list_changes where tenant_id = $1 and version > $3::bigint and version <= $3::bigint + ${maxAdvanceVersions}) ` +
+        `select ${versionSql('$1')}::text, ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}, ${changeColumns('$3')}`,
+      [tenantId, `{${ids.join(',')}}`, since ?? null],
     );
-    return { version: Number(result?.[0] ?? 0), rows: decodeRows(result?.[1] ?? null, catalogue) };
+    const version = Number(result?.[0] ?? 0);
+    const rows = decodeRows(result?.[1] ?? null, catalogue);
+    const changed = since === undefined ? undefined : namedChanges(result?.slice(2, 5) ?? [], version - since);
+    if (since === undefined || !changed) return { version, rows };
+    return { version, rows, changed: { since, ids: changed } };
+  }
+
+  /**
+   * Carries the kept rows forward to version `to` given the ids changed since `since` (at most
+   * their version: the changes then cover every version in between); the others are as they were.
+   * Under a stream of writes the rows were otherwise all fetched again after each one.
+   */
+  function advance(tenant: TenantRows, since: number, to: number, changed: Iterable<number>) {
+    if (since > tenant.version || to <= tenant.version) return;
+    for (const id of changed) tenant.rows.delete(id);
+    tenant.version = to;
+    stats.rowAdvances++;
+  }
+
+  /** The rows of a fetch are kept (after carrying the kept ones forward to its version if it can). */
+  function keep(tenant: TenantRows, fetched: FetchedRows) {
+    if (fetched.changed) advance(tenant, fetched.changed.since, fetched.version, fetched.changed.ids);
+    if (fetched.version === tenant.version) remember(tenant, fetched.rows);
   }
 
   /** Row JSON texts by id from a `rowsSql` field, with the catalogue's product names. */
@@ -219,8 +266,8 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
   function fetchInto(tenant: TenantRows, tenantId: string, missing: readonly number[], readAhead: readonly number[]): Promise<FetchedRows> {
     const wanted = new Set(missing);
     for (const id of readAhead) if (!tenant.fetching.has(id) && tenant.rows.get(id) === undefined) wanted.add(id);
-    const fetch = fetchRows(tenantId, [...wanted], tenant.catalogue).then((fetched) => {
-      if (fetched.version === tenant.version) remember(tenant, fetched.rows);
+    const fetch = fetchRows(tenantId, [...wanted], tenant.catalogue, tenant.version).then((fetched) => {
+      keep(tenant, fetched);
       return fetched;
     });
     for (const id of wanted) tenant.fetching.set(id, fetch);
@@ -275,30 +322,29 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
           if (missing.length > 0) waits.add(fetchInto(tenant, tenantId, missing, readAhead));
           const fetched = await Promise.all(waits);
           if (fetched.every((result) => result.version === tenant.version)) {
-            return { version: tenant.version, rows: inOrder(ids, (id) => known.get(id) ?? fetched.find((result) => result.rows.has(id))?.rows.get(id)) };
+            // The kept rows are read again: carried forward by a fetch, they lost those the writes changed.
+            const rowOf = (id: number) => tenant.rows.get(id) ?? fetched.find((result) => result.rows.has(id))?.rows.get(id);
+            if (ids.every((id) => rowOf(id) !== undefined)) return { version: tenant.version, rows: inOrder(ids, rowOf) };
           }
         }
       } else {
         stats.rowMisses += ids.length;
       }
-      // No cache for this tenant yet, or it holds an older version: start it from this page.
-      const fetched = await fetchRows(tenantId, [...new Set([...ids, ...readAhead])], catalogue);
-      remember(cacheFor(tenantId, fetched.version, catalogue), fetched.rows);
+      // No rows kept for this tenant yet, or of another version: this page's are read, with the
+      // changes since the kept ones' version to carry them forward; failing that, they start afresh.
+      const since = tenant?.catalogue === catalogue ? tenant.version : undefined;
+      const fetched = await fetchRows(tenantId, [...new Set([...ids, ...readAhead])], catalogue, since);
+      const held = cached.get(tenantId);
+      if (held?.catalogue === catalogue && fetched.changed) keep(held, fetched);
+      else remember(cacheFor(tenantId, fetched.version, catalogue), fetched.rows);
       return { version: fetched.version, rows: inOrder(ids, (id) => fetched.rows.get(id)) };
     },
     /** The data version the tenant's kept rows are of (undefined: none kept). */
     keptVersion: (tenantId: string): number | undefined => cached.get(tenantId)?.version,
-    /**
-     * Carries the tenant's kept rows from version `from` to `to`, given every row the versions
-     * between changed (migration 0022): the others are as they were. Under a stream of writes the
-     * rows were otherwise all fetched again after each one.
-     */
-    advance(tenantId: string, from: number, to: number, changed: Iterable<number>) {
+    /** Carries the tenant's kept rows to version `to`, given the ids changed since `since` (see advance). */
+    advance(tenantId: string, since: number, to: number, changed: Iterable<number>) {
       const tenant = cached.get(tenantId);
-      if (!tenant || tenant.version !== from || to <= from) return;
-      for (const id of changed) tenant.rows.delete(id);
-      tenant.version = to;
-      stats.rowAdvances++;
+      if (tenant) advance(tenant, since, to, changed);
     },
     stats: () => ({ ...stats, cachedRows: [...cached.values()].reduce((sum, tenant) => sum + tenant.rows.size, 0) }),
     clear() {

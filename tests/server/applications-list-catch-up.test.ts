@@ -82,6 +82,12 @@ describe('lists caught up by the rows a write changed', () => {
           expect(page.Applications.map((row) => row.ApplicationID), `${list.name}, page ${pageNo}, after ${after}`).toEqual(
             ids.slice((pageNo - 1) * rowsPerPage, pageNo * rowsPerPage),
           );
+          // And each row as it is now: rows kept across versions lose only those the writes changed.
+          const byId = new Map(now.map((row) => [row.id, row]));
+          expect(
+            page.Applications.map((row) => [row.AccountName, row.PromoCode, row.Status]),
+            `${list.name}, rows of page ${pageNo}, after ${after}`,
+          ).toEqual(page.Applications.map((row) => [byId.get(row.ApplicationID)?.accountName, byId.get(row.ApplicationID)?.promoCode, byId.get(row.ApplicationID)?.status]));
         }
       }
     };
