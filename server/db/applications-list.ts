@@ -706,32 +706,30 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     });
     // What each changed row was at the entry's version: the old row of its first change since (none: inserted since).
     const before = `(select distinct on (application_id) old_row from changed where application_id is not null order by application_id, version) as first_change`;
-    // The kept rows are carried forward too (listRows.advance), from their own version.
-    const rowsVersion = listRows.keptVersion(request.tenantId) ?? seek.version;
-    const rowsSince = params.add(rowsVersion);
+    // A list held whole gives its length as TotalRows: only one held in part needs the old rows.
+    const whole = walks.some(({ list }) => list.done);
+    const wasListed = whole
+      ? 'null'
+      : `(select count(*) from ${before}, jsonb_populate_record(null::applications, first_change.old_row) as applications where first_change.old_row is not null and ${where})::text`;
     const [row] = await runner.textRowsByText(
-      `with changed_since as (select version, application_id, old_row from application_list_changes where tenant_id = ${tenant} and version > least(${since}::bigint, ${rowsSince}::bigint)), ` +
-        `changed as (select * from changed_since where version > ${since}::bigint), ` +
+      `with changed as (select version, application_id, old_row from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
         `placed as materialized (select id, ${sortKey} as sort_value from applications where ${where} and id in (select application_id from changed) ` +
         `and (select count(distinct application_id) from changed) <= ${params.add(maxCatchUpRows)}) ` +
-        `select ${versionSql(tenant)}::text, ${changeColumns(since)}, ${changeColumns(rowsSince)}, (select count(*) from placed)::text, ` +
-        `(select count(*) from ${before}, jsonb_populate_record(null::applications, first_change.old_row) as applications where first_change.old_row is not null and ${where})::text, ` +
+        `select ${versionSql(tenant)}::text, ${changeColumns('changed', since)}, (select count(*) from placed)::text, ${wasListed}, ` +
         placements.join(', '),
       params.values,
     );
     const version = Number(row?.[0] ?? 0);
     if (version === seek.version) return true;
-    const rowsChanged = namedChanges(row?.slice(4, 7) ?? [], version - rowsVersion);
-    if (rowsChanged) listRows.advance(request.tenantId, rowsVersion, version, rowsChanged);
     const changed = namedChanges(row?.slice(1, 4) ?? [], version - seek.version);
     // The same bound as the statement's (distinct ids): past it, nothing was placed.
     if (!changed || changed.size > maxCatchUpRows) return false;
+    // The kept rows are carried forward too, if they are of the entry's version or later.
+    listRows.advance(request.tenantId, seek.version, version, changed);
 
-    const total = seek.total + Number(row?.[7] ?? 0) - Number(row?.[8] ?? 0);
-    const [forward, backward = new IdList()] = walks.map(({ list }, index) => replaced(list, changed, row?.[9 + index] ?? ''));
-    // Every changed row placed after a row of its list, and a list read to its end as long as the
-    // count: else the snapshot was not what it seemed.
-    if (!forward || !backward || [forward, backward].some((list) => list.done && list.length !== total)) return false;
+    const [forward, backward = new IdList()] = walks.map(({ list }, index) => replaced(list, changed, row?.[6 + index] ?? ''));
+    if (!forward || !backward) return false;
+    const total = whole ? Math.max(forward.length, backward.length) : seek.total + Number(row?.[4] ?? 0) - Number(row?.[5] ?? 0);
     Object.assign(seek, { version, newestChunk: version, total, at: Date.now(), forward, backward });
     const count = counts.get(key);
     if (!count || count.version < version) counts.set(key, { version, total, at: Date.now() });
@@ -794,6 +792,20 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     if (!known) return undefined;
     const rows = known.ids.length === 0 ? [] : await recheckedRows(request, known.ids);
     return rows && { rows, MaxPage: maxPage(known.total, rowsPerPage), TotalRows: known.total };
+  }
+
+  /** The page as a seek entry of the announced version places it, if its rows are all kept (no trip); else undefined. */
+  async function currentPage(request: ListPageRequest, seek: SeekEntry): Promise<ListPage | undefined> {
+    const announced = (await changes)?.dataVersion(request.tenantId);
+    // One state of the entry, read at once (a catch-up moves it on in place).
+    const { version, total } = seek;
+    if (announced !== version || seek.newestChunk > version) return undefined;
+    const { pageNo, rowsPerPage } = request.paging;
+    const start = (pageNo - 1) * rowsPerPage;
+    const end = Math.min(start + rowsPerPage, total);
+    const ids = start >= end ? [] : knownIds(seek, total, start, end);
+    const rows = ids && (await listRows.kept(request.tenantId, version, ids));
+    return rows && { rows, MaxPage: maxPage(total, rowsPerPage), TotalRows: total };
   }
 
   /** The rows of `ids` as of now if each still meets the list's WHERE, in the list's order; else undefined. */
@@ -933,12 +945,11 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
           // Caches brought up to the data's version are believed again; else the next try reads it.
           optimistic = await caughtUp(request, key, seekKey);
           const seek = seeks.get(seekKey);
-          // Still the version the change feed announces: the cached path answers, from the rows
-          // kept across the catch-up (listRows.advance) without a trip if they hold the page's.
-          if (optimistic && seek && tries < cachedAttempts - 1 && (await changes)?.dataVersion(request.tenantId) === seek.version) continue;
-          // Else, just caught up, they are no older than this reader's last write: their page,
-          // re-checked, answers now, where believing them would likely meet yet another write.
-          const caught = optimistic && seek ? await recheckedPage(request, key, seekKey, seek) : undefined;
+          // Just caught up, they are no older than this reader's last write. Still of the version
+          // the change feed announces, their page answers from the rows kept across the catch-up
+          // if it holds them; else its rows are re-checked, where believing the caches would
+          // likely meet yet another write.
+          const caught = optimistic && seek ? ((await currentPage(request, seek)) ?? (await recheckedPage(request, key, seekKey, seek))) : undefined;
           if (caught) return caught;
         }
       }

@@ -18,11 +18,11 @@ export const versionSql = (tenantParam: string) =>
   `(select coalesce(max(version), 0) from application_data_versions where tenant_id = ${tenantParam})`;
 
 /**
- * Of the changes past version `after` (application_list_changes rows, migration 0022, as the CTE
- * `changed_since`): how many versions, how many rows without an id, and the ids. namedChanges reads them.
+ * Of the changes past version `after` (application_list_changes rows, migration 0022, in the CTE
+ * `changes`): how many versions, how many rows without an id, and the ids. namedChanges reads them.
  */
-export const changeColumns = (after: string) => {
-  const past = `from changed_since where version > ${after}::bigint`;
+export const changeColumns = (changes: string, after: string) => {
+  const past = `from ${changes} where version > ${after}::bigint`;
   return `(select count(distinct version) ${past})::text, (select count(*) ${past} and application_id is null)::text, (select string_agg(distinct application_id::text, ',') ${past})`;
 };
 
@@ -208,7 +208,7 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     const [result] = await runner.preparedTextRows(
       'application_list_rows',
       `with changed_since as (select version, application_id from application_list_changes where tenant_id = $1 and version > $3::bigint and version <= $3::bigint + ${maxAdvanceVersions}) ` +
-        `select ${versionSql('$1')}::text, ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}, ${changeColumns('$3')}`,
+        `select ${versionSql('$1')}::text, ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}, ${changeColumns('changed_since', '$3')}`,
       [tenantId, `{${ids.join(',')}}`, since ?? null],
     );
     const version = Number(result?.[0] ?? 0);
@@ -339,8 +339,16 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
       else remember(cacheFor(tenantId, fetched.version, catalogue), fetched.rows);
       return { version: fetched.version, rows: inOrder(ids, (id) => fetched.rows.get(id)) };
     },
-    /** The data version the tenant's kept rows are of (undefined: none kept). */
-    keptVersion: (tenantId: string): number | undefined => cached.get(tenantId)?.version,
+    /** The rows of `ids` in that order if all are kept for data version `version`; else undefined. */
+    async kept(tenantId: string, version: number, ids: readonly number[]): Promise<string[] | undefined> {
+      const catalogue = await catalogueOf(tenantId);
+      const tenant = cached.get(tenantId);
+      if (tenant?.version !== version || tenant.catalogue !== catalogue) return undefined;
+      const rows = ids.map((id) => tenant.rows.get(id));
+      if (!rows.every((row) => row !== undefined)) return undefined;
+      stats.rowHits += rows.length;
+      return rows;
+    },
     /** Carries the tenant's kept rows to version `to`, given the ids changed since `since` (see advance). */
     advance(tenantId: string, since: number, to: number, changed: Iterable<number>) {
       const tenant = cached.get(tenantId);
