@@ -343,6 +343,8 @@ export async function runListBench(server: BenchServer, requestsPerClient = Numb
     console.log(
       `writes beside the lists: ${landed.writes.toLocaleString('en-AU')} (${landed.failures} failed), p50 ${ms(landed.p50)}, p95 ${ms(landed.p95)}, max ${ms(landed.max)}`,
     );
+    const response = await fetch(`${server.baseUrl}/api/admin/cachestats`, { headers: { authorization: `Bearer ${tokens.get(admin) ?? ''}` } });
+    console.log(`list caches: ${JSON.stringify(await response.json())}`);
   }
 
   // Deep pages: the middle of the biggest lists, where neither end is near (cold, one at a time).

@@ -80,6 +80,9 @@ export function registerAdminRoutes({ app, db, access }: RouteContext) {
       KeptPages: stats.keptPages,
       Refreshes: stats.refreshes,
       SnapshotPages: stats.snapshotPages,
+      RowHits: stats.rowHits,
+      RowFetches: stats.rowFetches,
+      RowAdvances: stats.rowAdvances,
       DataVersion: await engine.version(tenantOf(request).id),
     };
   });

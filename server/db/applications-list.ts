@@ -4,7 +4,7 @@ import type { Database } from './client.ts';
 import { applicationSearchDocument, applicationSortKeys, type ApplicationSortKey } from './schema.ts';
 import { Lru } from '../lru.ts';
 import { pgArray, sqlRunner, type SqlParam, type SqlRunner } from './sql-runner.ts';
-import { changeColumns, createListRows, namedChanges, rowsSql, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
+import { changeColumns, createListRows, keptRowsColumns, namedChanges, rowsSql, versionSql, type ListPage, type ListRowOptions } from './list-rows.ts';
 import { changeFeedFor } from './change-feed.ts';
 
 /**
@@ -18,11 +18,12 @@ import { changeFeedFor } from './change-feed.ts';
  *   the same data version. A page is then a slice of ids and one primary-key fetch.
  * - Nothing here is authoritative: every answer is checked against the current data version, so
  *   any number of server instances can keep their own caches.
- * - Under a stream of writes, a page is served as the caches of an earlier version place it, its
- *   rows re-checked against the list's WHERE and ORDER BY as they are read (keptPage), and the
- *   caches are read again in the background. While writes keep moving the version faster than a
- *   page is read through the caches otherwise, the page is read in one statement (snapshotPage):
- *   count, ids and rows of one snapshot, cached nowhere.
+ * - A write does not make a list be read again: its caches are caught up by the rows the write
+ *   changed (catchUp, from application_list_changes). Under a stream of writes, a page is served as
+ *   the caches of an earlier version place it, its rows re-checked against the list's WHERE and
+ *   ORDER BY as they are read (keptPage), and the caches are caught up in the background. While
+ *   writes keep moving the version faster than a page is read through the caches otherwise, the
+ *   page is read in one statement (snapshotPage): count, ids and rows of one snapshot, cached nowhere.
  */
 
 /** Who sees what (docs/decisions/001-visibility-and-list-performance.md). */
@@ -715,7 +716,7 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       `with changed as (select version, application_id, old_row from application_list_changes where tenant_id = ${tenant} and version > ${since}), ` +
         `placed as materialized (select id, ${sortKey} as sort_value from applications where ${where} and id in (select application_id from changed) ` +
         `and (select count(distinct application_id) from changed) <= ${params.add(maxCatchUpRows)}) ` +
-        `select ${versionSql(tenant)}::text, ${changeColumns('changed', since)}, (select count(*) from placed)::text, ${wasListed}, ` +
+        `select ${versionSql(tenant)}::text, ${changeColumns(`changed where version > ${since}`)}, (select count(*) from placed)::text, ${wasListed}, ` +
         placements.join(', '),
       params.values,
     );
@@ -814,12 +815,14 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     const where = listWhere(params, request.tenantId, request.scope, request.filters);
     const { order } = orderAndSeek(sortPlanFor(request.sort), request.sort.sortType === 'asc', params, null);
     const still = `${where} and id = any(${params.add(pgArray(ids.map(String)))}::bigint[])`;
+    const since = listRows.keptVersion(request.tenantId);
     const [row] = await runner.textRowsByText(
-      `select (select string_agg(id::text, ',' order by ${order}) from applications where ${still}), ${rowsSql(still)}`,
+      `select (select string_agg(id::text, ',' order by ${order}) from applications where ${still}), ${rowsSql(still)}, ${keptRowsColumns('$1', params.add(since ?? null))}`,
       params.values,
     );
     if (row?.[0] !== ids.join(',')) return undefined;
-    const rows = await listRows.decode(request.tenantId, row[1] ?? null);
+    // Kept for the pages that come next, the rows kept before carried forward to their version.
+    const rows = await listRows.absorb(request.tenantId, row.slice(1), since);
     return ids.map((id) => rows.get(id) ?? '');
   }
 

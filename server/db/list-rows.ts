@@ -18,13 +18,26 @@ export const versionSql = (tenantParam: string) =>
   `(select coalesce(max(version), 0) from application_data_versions where tenant_id = ${tenantParam})`;
 
 /**
- * Of the changes past version `after` (application_list_changes rows, migration 0022, in the CTE
- * `changes`): how many versions, how many rows without an id, and the ids. namedChanges reads them.
+ * Of the changes `from` (rows of application_list_changes, migration 0022, with a condition): how
+ * many versions, how many rows without an id, and the ids. namedChanges reads them.
  */
-export const changeColumns = (changes: string, after: string) => {
-  const past = `from ${changes} where version > ${after}::bigint`;
-  return `(select count(distinct version) ${past})::text, (select count(*) ${past} and application_id is null)::text, (select string_agg(distinct application_id::text, ',') ${past})`;
-};
+export const changeColumns = (from: string) =>
+  `(select count(distinct version) from ${from})::text, (select count(*) from ${from} and application_id is null)::text, ` +
+  `(select string_agg(distinct application_id::text, ',') from ${from})`;
+
+/** A statement reads the changes since the kept rows' version up to this many versions back. */
+const maxAdvanceVersions = 1000;
+
+/**
+ * The data version and the changes since version `sinceParam` (NULL: none asked), as columns of a
+ * statement that reads rows: with them the rows kept for an earlier version are carried forward
+ * (listRows.absorb) instead of dropped because the data moved on.
+ */
+export const keptRowsColumns = (tenantParam: string, sinceParam: string) =>
+  `${versionSql(tenantParam)}::text, ` +
+  changeColumns(
+    `application_list_changes where tenant_id = ${tenantParam} and version > ${sinceParam}::bigint and version <= ${sinceParam}::bigint + ${maxAdvanceVersions}`,
+  );
 
 /** The ids changeColumns read, if each of the `versions` versions is there and names its ids. */
 export function namedChanges([versionsThere, unnamed, ids]: readonly (string | null)[], versions: number): Set<number> | undefined {
@@ -150,9 +163,6 @@ interface FetchedRows {
   changed?: { since: number; ids: ReadonlySet<number> };
 }
 
-/** A fetch reads the changes since the kept rows' version up to this many versions back. */
-const maxAdvanceVersions = 1000;
-
 interface TenantRows {
   version: number;
   catalogue: ProductCatalogue;
@@ -207,13 +217,17 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     stats.rowFetches++;
     const [result] = await runner.preparedTextRows(
       'application_list_rows',
-      `with changed_since as (select version, application_id from application_list_changes where tenant_id = $1 and version > $3::bigint and version <= $3::bigint + ${maxAdvanceVersions}) ` +
-        `select ${versionSql('$1')}::text, ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}, ${changeColumns('changed_since', '$3')}`,
+      `select ${rowsSql('tenant_id = $1::text and id = any($2::bigint[])')}, ${keptRowsColumns('$1', '$3')}`,
       [tenantId, `{${ids.join(',')}}`, since ?? null],
     );
-    const version = Number(result?.[0] ?? 0);
-    const rows = decodeRows(result?.[1] ?? null, catalogue);
-    const changed = since === undefined ? undefined : namedChanges(result?.slice(2, 5) ?? [], version - since);
+    return fetched(result ?? [], catalogue, since);
+  }
+
+  /** The rows field and keptRowsColumns of a statement, read. */
+  function fetched([rowsField = null, versionField = null, ...changeFields]: readonly (string | null)[], catalogue: ProductCatalogue, since?: number): FetchedRows {
+    const version = Number(versionField ?? 0);
+    const rows = decodeRows(rowsField, catalogue);
+    const changed = since === undefined ? undefined : namedChanges(changeFields, version - since);
     if (since === undefined || !changed) return { version, rows };
     return { version, rows, changed: { since, ids: changed } };
   }
@@ -338,6 +352,20 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
       if (held?.catalogue === catalogue && fetched.changed) keep(held, fetched);
       else remember(cacheFor(tenantId, fetched.version, catalogue), fetched.rows);
       return { version: fetched.version, rows: inOrder(ids, (id) => fetched.rows.get(id)) };
+    },
+    /** The version the tenant's rows are kept for (undefined: none): a statement's keptRowsColumns start there. */
+    keptVersion: (tenantId: string): number | undefined => cached.get(tenantId)?.version,
+    /**
+     * Row JSON texts by id from a `rowsSql` field and keptRowsColumns (from the kept version,
+     * `since`) that the caller's own statement selected: the kept rows are carried forward to its
+     * version and these kept beside them.
+     */
+    async absorb(tenantId: string, fields: readonly (string | null)[], since: number | undefined): Promise<ReadonlyMap<number, string>> {
+      const catalogue = await catalogueOf(tenantId);
+      const read = fetched(fields, catalogue, since);
+      const held = cached.get(tenantId);
+      if (held?.catalogue === catalogue) keep(held, read);
+      return read.rows;
     },
     /** The rows of `ids` in that order if all are kept for data version `version`; else undefined. */
     async kept(tenantId: string, version: number, ids: readonly number[]): Promise<string[] | undefined> {

@@ -51,13 +51,18 @@ export const CacheStatsSchema = z.object({
   OffsetFallbacks: z.int(),
   /** Requests that met a write mid-way and were answered again from fresh data. */
   StaleRetries: z.int(),
-  /** Pages served under writes from caches of an earlier version, their rows re-checked; the background reads they started. */
+  /** Caches brought to the data's version by the rows the writes changed; lists of a small tenant read whole. */
   CatchUps: z.int(),
   WholePages: z.int(),
+  /** Pages served under writes from caches of an earlier version, their rows re-checked; the background catch-ups they started. */
   KeptPages: z.int(),
   Refreshes: z.int(),
   /** Pages read in one statement because the writes outran every cached try. */
   SnapshotPages: z.int(),
+  /** List rows answered from those kept, fetches of rows, and times the kept rows were carried to a newer version. */
+  RowHits: z.int(),
+  RowFetches: z.int(),
+  RowAdvances: z.int(),
   /** The tenant's data version (bumped by every write to its applications). */
   DataVersion: z.int(),
 });
