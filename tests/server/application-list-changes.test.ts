@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestServer, type TestServer } from './harness.ts';
+import { sqlRunner, type SqlParam } from '../../server/db/sql-runner.ts';
 
 /**
  * What each write records for the list engine's catch-up (migrations 0022 and 0023): the ids a
@@ -20,25 +21,29 @@ interface Change {
   old_row: { status?: string; account_name?: string } | null;
 }
 
-/** The changes the next write records, and the versions it moved. */
+const rows = (text: string, params: SqlParam[] = []) => sqlRunner(server.db).textRows(text, params);
+
+/** The changes the next write records. */
 async function recorded(write: () => Promise<unknown>): Promise<Change[]> {
-  const [{ version }] = (await server.db.execute(sql`select coalesce(max(version), 0)::int as version from application_data_versions where tenant_id = 'demo'`))
-    .rows as [{ version: number }];
+  const [[version = '0'] = []] = await rows(`select coalesce(max(version), 0)::text from application_data_versions where tenant_id = 'demo'`);
   await write();
-  return (
-    await server.db.execute(
-      sql`select version::int, application_id::int, old_row from application_list_changes where tenant_id = 'demo' and version > ${version} order by version, application_id`,
-    )
-  ).rows as unknown as Change[];
+  const changes = await rows(
+    `select version::text, application_id::text, old_row::text from application_list_changes where tenant_id = 'demo' and version > $1 order by version, application_id`,
+    [version],
+  );
+  return changes.map(([changed = '0', id = null, oldRow = null]) => ({
+    version: Number(changed),
+    application_id: id === null ? null : Number(id),
+    old_row: oldRow === null ? null : (JSON.parse(oldRow) as Change['old_row']),
+  }));
 }
 
 describe('application_list_changes', () => {
   it('names an inserted row with no old row, and an updated or deleted one with the row it was', async () => {
     let id = 0;
     const inserted = await recorded(async () => {
-      const [row] = (await server.db.execute(sql`insert into applications (tenant_id, status, account_name) values ('demo', 'Complete', 'Changes test') returning id::int`))
-        .rows as [{ id: number }];
-      id = row.id;
+      const [[inserted = '0'] = []] = await rows(`insert into applications (tenant_id, status, account_name) values ('demo', 'Complete', 'Changes test') returning id::text`);
+      id = Number(inserted);
     });
     expect(inserted).toEqual([{ version: expect.any(Number), application_id: id, old_row: null }]);
 
