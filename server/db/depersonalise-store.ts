@@ -8,6 +8,7 @@ import {
   applicationComments,
   applicationDocuments,
   applicationIps,
+  applicationListChanges,
   applicationOutstandingDocuments,
   applicationRequirements,
   applications,
@@ -227,6 +228,10 @@ export async function depersonalise(
     .update(applications)
     .set({ status: 'Depersonalised', previousStatus: application.status, ...depersonalisedApplicationColumns })
     .where(eq(applications.id, id));
+  // The list engine's change records keep each changed row as it was (migration 0023), this
+  // update's own included: they forget the application, and name no row any more, so a list
+  // catching up across them is read again instead (catchUp in applications-list.ts).
+  await tx.update(applicationListChanges).set({ applicationId: null, oldRow: null }).where(eq(applicationListChanges.applicationId, id));
   await recordActivity(tx, actor, id, depersonalisedActivity(actor.displayName));
   return { keysToDelete: bytesInDatabase ? [] : keys };
 }

@@ -30,6 +30,7 @@ export const depersonalisedTables = [
   'stored_file_chunks',
   'outbox',
   'application_activity',
+  'application_list_changes',
 ] as const;
 
 export interface FreedSpaceScrubber {
