@@ -784,7 +784,12 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
       return ids && { ids, total };
     };
     if (!slice() && seeks.get(seekKey) === seek) {
-      await pageIds(request, seekKey, seek.version, seek.total, start, Math.min(start + rowsPerPage, seek.total));
+      // A chunk that cannot be kept (older than the entry) leaves no page here; the caller reads on.
+      const read = await pageIds(request, seekKey, seek.version, seek.total, start, Math.min(start + rowsPerPage, seek.total)).catch((error: unknown) => {
+        if (error instanceof StaleVersion) return undefined;
+        throw error;
+      });
+      if (!read) return undefined;
       // A chunk of a newer version places rows as that version does: the entry is caught up to it.
       if (seek.newestChunk > seek.version && !(await caughtUp(request, key, seekKey))) return undefined;
     }
