@@ -486,10 +486,6 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     else list.after = { key: chunk.lastKey, id: lastId };
   }
 
-  /**
-   * A search is read whole (see readWhole), so the list itself gives TotalRows: one pass over the
-   * GIN index instead of a count and then the list.
-   */
   /** Runs `task` after the entry's earlier extensions; a failure drops the entry so the next request starts afresh. */
   async function underLock(entry: SeekEntry, seekKey: string, task: () => Promise<void>): Promise<void> {
     const work = entry.lock.then(task);
@@ -502,6 +498,10 @@ export function createListEngine(db: Database, options: ListEngineOptions = {}) 
     }
   }
 
+  /**
+   * A search is read whole (see readWhole), so the list itself gives TotalRows: one pass over the
+   * GIN index instead of a count and then the list.
+   */
   async function searchRows(request: ListPageRequest, key: string, seekKey: string, version: number): Promise<CountEntry> {
     const cached = counts.get(key);
     if (cached && cached.version === version) {

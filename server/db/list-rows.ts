@@ -250,6 +250,13 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     if (fetched.version === tenant.version) remember(tenant, fetched.rows);
   }
 
+  /** The same for the tenant's rows: those kept start afresh from these when they cannot be carried forward to them. */
+  function keepForTenant(tenantId: string, catalogue: ProductCatalogue, fetched: FetchedRows) {
+    const held = cached.get(tenantId);
+    if (held?.catalogue === catalogue && fetched.changed) keep(held, fetched);
+    if (!held || held.catalogue !== catalogue || held.version < fetched.version) remember(cacheFor(tenantId, fetched.version, catalogue), fetched.rows);
+  }
+
   /** Row JSON texts by id from a `rowsSql` field, with the catalogue's product names. */
   function decodeRows(field: string | null, catalogue: ProductCatalogue): Map<number, string> {
     const productJson = productJsonOf(catalogue);
@@ -348,9 +355,7 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
       // changes since the kept ones' version to carry them forward; failing that, they start afresh.
       const since = tenant?.catalogue === catalogue ? tenant.version : undefined;
       const fetched = await fetchRows(tenantId, [...new Set([...ids, ...readAhead])], catalogue, since);
-      const held = cached.get(tenantId);
-      if (held?.catalogue === catalogue && fetched.changed) keep(held, fetched);
-      else remember(cacheFor(tenantId, fetched.version, catalogue), fetched.rows);
+      keepForTenant(tenantId, catalogue, fetched);
       return { version: fetched.version, rows: inOrder(ids, (id) => fetched.rows.get(id)) };
     },
     /** The version the tenant's rows are kept for (undefined: none): a statement's keptRowsColumns start there. */
@@ -363,8 +368,7 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     async absorb(tenantId: string, fields: readonly (string | null)[], since: number | undefined): Promise<ReadonlyMap<number, string>> {
       const catalogue = await catalogueOf(tenantId);
       const read = fetched(fields, catalogue, since);
-      const held = cached.get(tenantId);
-      if (held?.catalogue === catalogue) keep(held, read);
+      keepForTenant(tenantId, catalogue, read);
       return read.rows;
     },
     /** The rows of `ids` in that order if all are kept for data version `version`; else undefined. */
