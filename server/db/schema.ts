@@ -438,6 +438,16 @@ export const applicationListChanges = pgTable(
 );
 
 /**
+ * Scrubs owed after a depersonalise (migration 0025): written in the depersonalise's transaction,
+ * deleted by the scrub once the old values are gone from disk and statistics (server/db/freed-space.ts).
+ */
+export const pendingScrubs = pgTable('pending_scrubs', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  applicationId: bigint('application_id', { mode: 'number' }).notNull(),
+  requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * The users page's and the verification lists' data versions per tenant (migration 0021): bumped by
  * triggers with every write to `users` or `verifications`, so a kept list answer is valid only for
  * the version it was read at.
@@ -768,6 +778,8 @@ export const mfaChallenges = pgTable('mfa_challenges', {
   /** Set when a required enrolment was confirmed in this sign-in: Continue then finishes it. */
   enrolled: boolean('enrolled').notNull().default(false),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** The step the sign-in is at: only that step's route may answer it (migration 0024). */
+  step: text('step', { enum: ['code', 'enrol'] }).notNull().default('code'),
 });
 
 /** Forgot password links: SHA-256 of the token, single use, 30 minutes. */

@@ -29,6 +29,7 @@ import {
   remainingRecoveryCodes,
   startEnrolment,
   verifySecondFactor,
+  type ChallengeStep,
 } from './mfa.ts';
 import {
   lockedMfaMessage,
@@ -42,6 +43,8 @@ import {
 type ProviderFor = (request: FastifyRequest) => Promise<Provider>;
 type Level = (typeof authenticationLevels)[keyof typeof authenticationLevels];
 
+/** A step's route called for an interaction at another step: nothing is checked, the sign-in starts again. */
+export const wrongStepMessage = 'This sign-in step is not available. Please sign in again.';
 export const federatedOnlyMessage = 'Your account signs in through your organisation’s single sign-on link.';
 
 /** Ends the interaction with a login: amr and acr go into the session, the code and the tokens. */
@@ -111,12 +114,13 @@ export async function afterPasswordStep(
   if (settings.FormLoginRequiresClaim === true && !user.claims.includes('user.formlogin')) {
     return sendLoginPage(reply, tenant, uid, federatedOnlyMessage, 403);
   }
+  // An account that has a second factor is only ever asked for it; enrolment is for one that has none.
   if (user.totpSecret) {
-    await openChallenge(db, uid, user.id);
+    await openChallenge(db, uid, user.id, 'code');
     return sendIdentityPage(reply, tenant, mfaCodePage(uid));
   }
   if (isMfaRequired(tenant, user)) {
-    await openChallenge(db, uid, user.id);
+    await openChallenge(db, uid, user.id, 'enrol');
     return sendEnrolment(db, reply, tenant, uid, user);
   }
   return finishLogin(provider, request, reply, user.id, authenticationLevels.password);
@@ -129,8 +133,12 @@ export function registerMfaInteractionRoutes(
   providerFor: ProviderFor,
   mailer: Mailer,
 ) {
-  /** The challenge and its person, or the login page again when the sign-in cannot go on. */
-  async function challengeFor(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+  /**
+   * The challenge and its person, or the login page again when the sign-in cannot go on. Each
+   * route answers only the step the interaction is at: a code challenge (the account has a second
+   * factor) never enrols another, and an enrolment never finishes by a code route (issue 38 point 1).
+   */
+  async function challengeFor(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply, step: ChallengeStep) {
     const provider = await providerFor(request);
     const details = await provider.interactionDetails(request.raw, reply.raw);
     const tenant = requestTenant(request);
@@ -149,6 +157,12 @@ export function registerMfaInteractionRoutes(
         details.uid,
         user.status === 'LockedMFAAttempts' ? lockedMfaMessage : 'Your account cannot sign in.',
       );
+      return undefined;
+    }
+    // An enrolment also stops when the account gained a factor meanwhile (set up in another session).
+    const enrolmentOutgrown = step === 'enrol' && !challenge.enrolled && user.totpSecret !== null;
+    if (challenge.step !== step || enrolmentOutgrown) {
+      await sendLoginPage(reply, tenant, details.uid, wrongStepMessage, 403);
       return undefined;
     }
     return { provider, uid: details.uid, tenant, challenge, user };
@@ -187,7 +201,7 @@ export function registerMfaInteractionRoutes(
     '/interaction/:uid/loginmfa',
     { config: { application: 'none' } },
     async (request, reply) => {
-      const found = await challengeFor(request, reply);
+      const found = await challengeFor(request, reply, 'code');
       if (!found) return reply;
       const { provider, uid, tenant, user } = found;
       const { code } = LoginMfaFormSchema.parse(request.body ?? {});
@@ -208,7 +222,7 @@ export function registerMfaInteractionRoutes(
     '/interaction/:uid/enrolmfa',
     { config: { application: 'none' } },
     async (request, reply) => {
-      const found = await challengeFor(request, reply);
+      const found = await challengeFor(request, reply, 'enrol');
       if (!found) return reply;
       const { provider, uid, tenant, challenge, user } = found;
       if (challenge.enrolled) {

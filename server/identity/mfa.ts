@@ -111,13 +111,19 @@ export async function remainingRecoveryCodes(db: Database, userId: string): Prom
   return row?.count ?? 0;
 }
 
-/** The sign-in waits for its code: remembered under the identity provider's interaction id. */
-export async function openChallenge(db: Database, interactionUid: string, userId: string) {
+/** The step a sign-in's second step is at: a code of the account's own factor, or a required enrolment. */
+export type ChallengeStep = (typeof mfaChallenges.$inferSelect)['step'];
+
+/**
+ * The sign-in waits for its second step: remembered under the identity provider's interaction id,
+ * with the step it is at, which only that step's route may answer (issue 38 point 1).
+ */
+export async function openChallenge(db: Database, interactionUid: string, userId: string, step: ChallengeStep) {
   const expiresAt = new Date(Date.now() + challengeMinutes * 60_000);
   await db
     .insert(mfaChallenges)
-    .values({ interactionUid, userId, expiresAt })
-    .onConflictDoUpdate({ target: mfaChallenges.interactionUid, set: { userId, wrongCodes: 0, expiresAt } });
+    .values({ interactionUid, userId, expiresAt, step })
+    .onConflictDoUpdate({ target: mfaChallenges.interactionUid, set: { userId, wrongCodes: 0, expiresAt, step, enrolled: false } });
 }
 
 export async function findChallenge(db: Database, interactionUid: string) {

@@ -157,6 +157,51 @@ describe('the second step at sign-in', () => {
     expect(after).toMatchObject({ status: 'Active', mfaFailedAttempts: 5 });
   });
 
+  it('an account with a second factor cannot enrol a new one at sign-in: the password alone gets no further (issue 38 point 1)', async () => {
+    const { user, secret } = await enrol('hijacked@demo.test');
+    await freshSteps(user.id);
+    let shownSecret: string | undefined;
+    const attack = await signInSteps(server, {
+      host: hosts.demo,
+      email: user.email,
+      codes: ['000000'],
+      codeStepRoute: 'enrolmfa',
+      enrol: (shown) => {
+        shownSecret = shown;
+        return totpCode(shown);
+      },
+    });
+    expect(attack.tokens).toBeUndefined();
+    expect(shownSecret).toBeUndefined();
+    expect(attack.status).toBe(403);
+    const [after] = await server.db.select().from(users).where(eq(users.id, user.id));
+    expect(after).toMatchObject({ totpSecret: secret, totpPendingSecret: null });
+    // The owner's authenticator still signs in.
+    const owner = await signInSteps(server, { host: hosts.demo, email: user.email, codes: [totpCode(secret)] });
+    expect(decodeJwt(owner.tokens!.access_token).amr).toEqual(['pwd', 'otp']);
+  });
+
+  it('a required enrolment answers only on its own route: a code posted to loginmfa does not finish it', async () => {
+    const [template] = await server.db.select().from(users).where(eq(users.email, 'admin@demo.test'));
+    await server.db.insert(users).values({ ...template!, id: undefined, tenantId: 'strict', email: 'enrolling@strict.test', createdAt: undefined });
+    // The enrolment page shows no code form, so the loginmfa route is called by hand in the same interaction.
+    const shown = await signInSteps(server, { host: strictHost, email: 'enrolling@strict.test' });
+    expect(shown.page).toContain('id="secret"');
+    const uid = /action="\/interaction\/([^/"]+)\/enrolmfa"/.exec(shown.page ?? '')?.[1];
+    expect(uid).toBeDefined();
+    const cookie = shown.cookies ?? '';
+    const secret = /id="secret">([A-Z2-7]+)</.exec(shown.page ?? '')![1]!;
+    const wrongRoute = await server.app.inject({
+      method: 'POST',
+      url: `/interaction/${uid}/loginmfa`,
+      headers: { host: strictHost, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `code=${totpCode(secret)}`,
+    });
+    expect(wrongRoute.statusCode).toBe(403);
+    const [still] = await server.db.select().from(users).where(eq(users.email, 'enrolling@strict.test'));
+    expect(still!.totpSecret).toBeNull();
+  });
+
   it('a code without a password step is refused (no challenge for the interaction)', async () => {
     const response = await server.app.inject({
       method: 'POST',

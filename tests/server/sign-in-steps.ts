@@ -14,6 +14,8 @@ export interface StepsResult {
   /** The page the sign-in stopped on and its status. */
   page?: string;
   status?: number;
+  /** The browser's cookies when it stopped (a Cookie header), to go on by hand in the same interaction. */
+  cookies?: string;
 }
 
 /**
@@ -23,7 +25,16 @@ export interface StepsResult {
  */
 export async function signInSteps(
   server: TestServer,
-  options: { email?: string; password?: string; codes?: string[]; enrol?: (secret: string) => string; host: string; authorize?: Record<string, string> },
+  options: {
+    email?: string;
+    password?: string;
+    codes?: string[];
+    enrol?: (secret: string) => string;
+    host: string;
+    authorize?: Record<string, string>;
+    /** Where the code page's codes are sent: an attacker may post them to another step's route. */
+    codeStepRoute?: 'loginmfa' | 'enrolmfa';
+  },
 ): Promise<StepsResult> {
   const { app } = server;
   const { host } = options;
@@ -35,13 +46,14 @@ export async function signInSteps(
   const store = (response: LightMyRequestResponse) => {
     for (const cookie of response.cookies) cookies.set(cookie.name, cookie.value);
   };
+  const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   const go = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
     const response = await app.inject({
       method,
       url,
       headers: {
         host,
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        cookie: cookieHeader(),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
       payload: form ? new URLSearchParams(form).toString() : undefined,
@@ -88,7 +100,7 @@ export async function signInSteps(
       continue;
     }
     if (loginMfa && codes.length > 0) {
-      response = await go('POST', loginMfa, { code: codes.shift()! });
+      response = await go('POST', loginMfa.replace(/loginmfa$/, options.codeStepRoute ?? 'loginmfa'), { code: codes.shift()! });
       continue;
     }
     if (enrolMfa && options.enrol) {
@@ -101,7 +113,7 @@ export async function signInSteps(
       response = await go('POST', enrolMfa, { code: options.enrol(secret) });
       continue;
     }
-    return { page: body, status: response.statusCode };
+    return { page: body, status: response.statusCode, cookies: cookieHeader() };
   }
   throw new Error('Too many steps');
 }
