@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { passwordResetTokens, users } from '../db/schema.ts';
 import { auditAccount, sendAccountEmail } from '../db/account-audit-store.ts';
@@ -16,13 +16,23 @@ export const resetLinkMinutes = 30;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
+ * Reset is for accounts that have accepted their invitation (issue 38 point 3): an invitee sets its
+ * first password through the invitation (or asks for a new one there), which also records that it
+ * accepted; a reset would let it in with its full role while the row still says Invited.
+ */
+const notYetAccepted = 'Invited';
+
+/** The account left the statuses a reset is for between the look and the write: the transaction is undone. */
+class NotResettable extends Error {}
+
+/**
  * Sends a reset link to the account of `email` in this tenant, if there is one that may sign in
- * again (a deactivated account gets nothing). Only the token's hash is kept. The caller answers
+ * again and has accepted its invitation (a deactivated or invited account gets nothing). Only the token's hash is kept. The caller answers
  * before this runs, so neither the answer nor its timing says whether the account exists.
  */
 export async function sendResetLink(db: Database, mailer: Mailer, tenant: Tenant, origin: string, email: string) {
   const user = await findUserByEmail(db, tenant.id, email);
-  if (!user || user.status === 'Deactivated') return;
+  if (!user || user.status === 'Deactivated' || user.status === notYetAccepted) return;
   const token = randomBytes(32).toString('base64url');
   await db.insert(passwordResetTokens).values({
     tokenHash: hashToken(token),
@@ -54,7 +64,8 @@ export async function resetTokenState(db: Database, tenantId: string, token: str
   if (!token) return { state: 'unknown' };
   const [row] = await db.select().from(passwordResetTokens).where(eq(passwordResetTokens.tokenHash, hashToken(token)));
   const user = row ? await findUserById(db, row.userId) : undefined;
-  if (!row || !user || user.tenantId !== tenantId) return { state: 'unknown' };
+  // A link issued to an invitee (before invitees stopped getting them) names no account a reset is for.
+  if (!row || !user || user.tenantId !== tenantId || user.status === notYetAccepted) return { state: 'unknown' };
   if (row.usedAt) return { state: 'used', userId: row.userId };
   if (row.expiresAt.getTime() <= Date.now()) return { state: 'expired', userId: row.userId };
   return { state: 'valid', userId: row.userId };
@@ -71,34 +82,43 @@ export async function resetPassword(db: Database, tenantId: string, token: strin
   const userId = checked.userId;
   if (!userId) return 'unknown';
   const passwordHash = await hashPassword(newPassword);
-  return db.transaction(async (tx) => {
-    const taken = await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(passwordResetTokens.tokenHash, hashToken(token)),
-          isNull(passwordResetTokens.usedAt),
-          gt(passwordResetTokens.expiresAt, new Date()),
-        ),
-      )
-      .returning({ userId: passwordResetTokens.userId });
-    if (taken.length === 0) return 'used';
-    await tx
-      .update(passwordResetTokens)
-      .set({ usedAt: new Date() })
-      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
-    await tx
-      .update(users)
-      .set({
-        passwordHash,
-        tokensValidAfter: new Date(),
-        failedAttempts: 0,
-        status: sql`case when ${users.status} = 'LockedPasswordAttempts' then 'Active' else ${users.status} end`,
-      })
-      .where(eq(users.id, userId));
-    await revokeAccountSessions(tx, userId);
-    await auditAccount(tx, { tenantId, userId, activity: 'Password reset with an e-mailed link' });
-    return 'reset';
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      const taken = await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date() })
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, hashToken(token)),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, new Date()),
+          ),
+        )
+        .returning({ userId: passwordResetTokens.userId });
+      if (taken.length === 0) return 'used';
+      await tx
+        .update(passwordResetTokens)
+        .set({ usedAt: new Date() })
+        .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+      // Conditional on the status, in the same transaction: an account invited again since the look
+      // (or by another instance) is not given a password here.
+      const updated = await tx
+        .update(users)
+        .set({
+          passwordHash,
+          tokensValidAfter: new Date(),
+          failedAttempts: 0,
+          status: sql`case when ${users.status} = 'LockedPasswordAttempts' then 'Active' else ${users.status} end`,
+        })
+        .where(and(eq(users.id, userId), ne(users.status, notYetAccepted)))
+        .returning({ id: users.id });
+      if (updated.length === 0) throw new NotResettable();
+      await revokeAccountSessions(tx, userId);
+      await auditAccount(tx, { tenantId, userId, activity: 'Password reset with an e-mailed link' });
+      return 'reset';
+    });
+  } catch (error) {
+    if (error instanceof NotResettable) return 'unknown';
+    throw error;
+  }
 }

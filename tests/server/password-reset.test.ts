@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { api, hosts, refresh, signIn, startTestServer, userWith, type TestServer } from './harness.ts';
-import { accountAudit, outbox, passwordResetTokens, users } from '../../server/db/schema.ts';
+import { accountAudit, outbox, passwordResetTokens, userInvitations, users } from '../../server/db/schema.ts';
 import { escapeHtml } from '../../server/html.ts';
 import { resetLinkProblems } from '../../server/identity/password-reset-pages.ts';
 import { lockedMessage } from '../../server/identity/interaction.routes.ts';
+import { resetPassword } from '../../server/identity/password-reset.ts';
 import { passwordsMismatchMessage } from '../../src/domain/password-policy.ts';
 
 let server: TestServer;
@@ -122,6 +124,90 @@ describe('forgot password', () => {
     const missing = await form('/account/forgotpassword', {});
     expect(missing.statusCode).toBe(400);
     expect(missing.json().message).toContain('email');
+  });
+});
+
+/** An account that was invited and has not accepted (seeded like the Users page's invitees), its invitation revoked when asked. */
+async function invitee(email: string, { revoked = false } = {}) {
+  const [template] = await server.db.select().from(users).where(eq(users.email, 'staff@demo.test'));
+  const [user] = await server.db
+    .insert(users)
+    .values({ tenantId: 'demo', email, firstName: 'Ivy', lastName: 'Invitee', roleName: 'Admin', passwordHash: template!.passwordHash, claims: ['view.myapps', 'admin'], status: 'Invited' })
+    .returning();
+  await server.db.insert(userInvitations).values({
+    tenantId: 'demo',
+    userId: user!.id,
+    tokenHash: createHash('sha256').update(`invitation of ${email}`).digest('hex'),
+    expiresAt: new Date(Date.now() + 86_400_000),
+    revokedAt: revoked ? new Date() : null,
+  });
+  return user!;
+}
+
+describe('an invited account (issue 38 point 3)', () => {
+  it('gets no reset e-mail, with the same answer as an unknown address, invitation open or revoked', async () => {
+    await invitee('open-invite@demo.test');
+    await invitee('revoked-invite@demo.test', { revoked: true });
+    await userWith(server, 'accepted@demo.test', ['view.myapps']);
+    const body = (html: string) => html.replace(/nonce-[^']+'|nonce="[^"]+"/g, '');
+    const unknown = await forgot('never-invited@demo.test');
+    for (const email of ['open-invite@demo.test', 'revoked-invite@demo.test']) {
+      const answer = await forgot(email);
+      expect(answer.statusCode).toBe(200);
+      expect(body(answer.body)).toBe(body(unknown.body));
+    }
+    // Sent after the invitees' requests: once its mail is there, theirs would be too.
+    await forgot('accepted@demo.test');
+    await resetLinkFor('accepted@demo.test');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const email of ['open-invite@demo.test', 'revoked-invite@demo.test']) {
+      expect(await server.db.select().from(outbox).where(eq(outbox.recipient, email))).toHaveLength(0);
+      expect(await server.db.select().from(passwordResetTokens).innerJoin(users, eq(users.id, passwordResetTokens.userId)).where(eq(users.email, email))).toHaveLength(0);
+    }
+  });
+
+  it('cannot use a reset link issued before: no form, no password, still Invited', async () => {
+    const user = await invitee('early-link@demo.test', { revoked: true });
+    const token = 'a-link-issued-while-invitees-still-got-them';
+    await server.db.insert(passwordResetTokens).values({
+      tokenHash: createHash('sha256').update(token).digest('hex'),
+      userId: user.id,
+      expiresAt: new Date(Date.now() + 10 * 60_000),
+    });
+    const page = await openLink(token);
+    expect(page.statusCode).toBe(410);
+    expect(page.body).toContain(escapeHtml(resetLinkProblems.unknown));
+    const validate = await api(server, 'POST', '/api/account/validatetoken', { body: { Token: token } });
+    expect(validate.json()).toEqual({ Valid: false, Reason: 'unknown' });
+    const refused = await reset(token);
+    expect(refused.statusCode).toBe(410);
+    expect(refused.body).toContain(escapeHtml(resetLinkProblems.unknown));
+    const [after] = await server.db.select().from(users).where(eq(users.id, user.id));
+    expect(after!.status).toBe('Invited');
+    expect(after!.passwordHash).toBe(user.passwordHash);
+    expect((await signIn(server, 'early-link@demo.test', newPassword)).tokens).toBeUndefined();
+  });
+
+  it('the check is made again in the transaction that sets the password: invited between the look and the write', async () => {
+    const { user } = await userWith(server, 'turned-invitee@demo.test', ['view.myapps']);
+    await forgot('turned-invitee@demo.test');
+    const token = await resetLinkFor('turned-invitee@demo.test');
+    const [before] = await server.db.select().from(users).where(eq(users.id, user.id));
+    // resetPassword looks at the link first, then hashes the password and writes: the status
+    // changes in between (as another instance's write could), just before the write's transaction.
+    const racing = new Proxy(server.db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver) as unknown;
+        return async (...args: Parameters<typeof target.transaction>) => {
+          await target.update(users).set({ status: 'Invited' }).where(eq(users.id, user.id));
+          return target.transaction(...args);
+        };
+      },
+    });
+    expect(await resetPassword(racing, 'demo', token, newPassword)).toBe('unknown');
+    const [after] = await server.db.select().from(users).where(eq(users.id, user.id));
+    expect(after!.passwordHash).toBe(before!.passwordHash);
+    expect(after!.status).toBe('Invited');
   });
 });
 
