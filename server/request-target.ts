@@ -10,8 +10,32 @@ import type { IncomingMessage } from 'node:http';
 
 const absoluteForm = /^https?:\/\/([^/?#]*)([^#]*)/i;
 
-/** The request's path and query in origin form; for an absolute-form target, also sets its Host. */
+/** A percent-encoded unreserved character (RFC 3986 §2.3): `%61` is `a`, the same URI either way. */
+const encodedUnreserved = /%(2[dDeE]|3\d|[46][1-9a-fA-F]|[57][0-9aA]|5[fF]|7[eE])/g;
+
+/**
+ * The path with its encoded unreserved characters decoded (RFC 3986 §6.2.2.2), as the router reads
+ * it: `/%61pi/x` is routed as `/api/x`, so every rule that reads the path (the /api no-store header,
+ * the rate-limit buckets) must see `/api/x` too (issue 38 point 8). Reserved characters (`%2F`) stay
+ * encoded, so nothing names another path than it did; the query is left as sent.
+ */
+function withUnreservedDecoded(target: string): string {
+  const queryAt = target.indexOf('?');
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  if (!path.includes('%')) return target;
+  const decoded = path.replace(encodedUnreserved, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return queryAt === -1 ? decoded : decoded + target.slice(queryAt);
+}
+
+/**
+ * The request's path and query in origin form, with encoded unreserved characters decoded; for an
+ * absolute-form target, also sets its Host.
+ */
 export function originFormTarget(request: IncomingMessage): string {
+  return withUnreservedDecoded(originForm(request));
+}
+
+function originForm(request: IncomingMessage): string {
   const url = request.url ?? '/';
   if (url.startsWith('/')) return url;
   const match = absoluteForm.exec(url);

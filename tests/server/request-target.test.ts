@@ -53,3 +53,28 @@ describe('absolute-form request targets', () => {
     expect(answer.body).toContain('"issuer":"http://acme.localhost/oidc"');
   });
 });
+
+/**
+ * Issue 38 point 8: a path with percent-encoded unreserved characters is the same path (RFC 3986
+ * §6.2.2.2), and the router serves it as such: every rule that reads the path decides on it decoded.
+ */
+describe('percent-encoded paths', () => {
+  it('get the /api no-store header as their decoded path does', async () => {
+    const answer = await raw('GET /%61pi/configuration/portal HTTP/1.1', { host: 'localhost' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toContain('cache-control: no-store');
+  });
+
+  it('count against the limit of their decoded path', async () => {
+    const envelope = '{}\n{"type":"event"}\n{}';
+    const post = (path: string) => raw(`POST ${path} HTTP/1.1`, { host: 'localhost', 'content-type': 'text/plain' }, envelope);
+    await post('/api/monitoring');
+    expect((await post('/api/monitoring')).status).toBe(429);
+    expect((await post('/%61pi/%6Donitoring')).status).toBe(429);
+  });
+
+  it('keep an encoded slash encoded: it names no other path', async () => {
+    const answer = await raw('GET /api%2Fconfiguration%2Fportal HTTP/1.1', { host: 'localhost' });
+    expect(answer.status).toBe(404);
+  });
+});
