@@ -14,8 +14,11 @@ import * as z from 'zod/mini';
  */
 const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-/** Letters, digits, punctuation and symbols are seen; the Hangul fillers are letters that are not. */
-const visibleCharacter = /(?![\u115f\u1160\u3164\uffa0])[\p{L}\p{N}\p{P}\p{S}]/u;
+/**
+ * Letters, digits, punctuation and symbols are seen, but for those drawn as nothing: the Hangul
+ * fillers (letters), the Braille blank and the musical null notehead (symbols).
+ */
+const visibleCharacter = /(?![\u115f\u1160\u3164\uffa0\u2800\u{1d159}])[\p{L}\p{N}\p{P}\p{S}]/u;
 
 /** The text without bidirectional control characters. */
 export const stripBidiControls = (text: string): string => text.replace(bidiControls, '');

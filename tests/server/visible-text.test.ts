@@ -58,6 +58,12 @@ describe('comments', () => {
     expect(refused.json().message).toBe(emptyCommentMessage);
   });
 
+  it('refuses a comment of Braille blanks (issue 38 point 15)', async () => {
+    const refused = await api(server, 'POST', `/api/comment/${app.id}`, { token: admin, body: { Comment: '\u2800\u2800' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(emptyCommentMessage);
+  });
+
   it('keeps the words of a comment and drops its direction overrides', async () => {
     const saved = await api(server, 'POST', `/api/comment/${app.id}`, { token: admin, body: { Comment: 'approved \u202edesrever\u202c ok' } });
     expect(saved.statusCode).toBe(200);

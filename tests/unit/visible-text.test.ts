@@ -17,7 +17,7 @@ describe('bidi controls are stripped from user text', () => {
 });
 
 describe('visible text', () => {
-  it.each(['a', '申', 'ع', '1', '!', '😀', ' x '])('%j can be seen', (text) => {
+  it.each(['a', '申', 'ع', '1', '!', '😀', ' x ', '\u2801'])('%j can be seen', (text) => {
     expect(hasVisibleCharacter(text)).toBe(true);
   });
 
@@ -26,6 +26,8 @@ describe('visible text', () => {
     ['spaces', ' \t\u00a0\u3000'],
     ['zero-width space, joiners, word joiner, BOM', '\u200b\u200c\u200d\u2060\ufeff'],
     ['Hangul fillers', '\u3164\u115f\u1160\uffa0'],
+    ['the Braille blank', '\u2800'],
+    ['the musical null notehead', '\u{1d159}'],
     ['a combining mark alone', '\u0301'],
     ['bidi controls', '\u202e\u2066'],
   ])('%s cannot', (_name, text) => {
