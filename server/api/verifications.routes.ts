@@ -24,6 +24,8 @@ import {
   type VerifyRequest,
 } from '../../src/schemas/verifications.schema.ts';
 import {
+  calendarDateIn,
+  dateOfBirthProblem,
   formModelOf,
   requestFieldOf,
   shownText,
@@ -401,6 +403,9 @@ export function registerVerificationRoutes(
       if (!parsed.success) throw badRequest(parsed.error.issues.map((issue) => issue.message).join('; '));
       const verifyRequest = parsed.data;
       const individual = verifyRequest.individual;
+      // The wizard's own rule, on the tenant's calendar (SUV §5): no one born today, later, or on 30 February.
+      const birthProblem = dateOfBirthProblem(individual.dateOfBirth, calendarDateIn(tenantOf(request).timeZone));
+      if (birthProblem) throw badRequest(`individual.dateOfBirth: ${birthProblem}`);
       const address = individual.address;
       const result = await identity.verify({
         mode: 'NewEnquiry',

@@ -283,6 +283,39 @@ export function shownText(value: string): string | undefined {
   return /[^\s\p{C}\p{Z}]/u.test(cleaned) ? cleaned : undefined;
 }
 
+/** The calendar date 'YYYY-MM-DD' in `timeZone` at `now` (a tenant's zone on the server, the browser's in the wizard). */
+export const calendarDateIn = (timeZone: string | undefined, now = new Date()): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+
+/** 'YYYY-MM-DD' naming a day that exists: no 30 February, and 29 February only in a leap year. */
+export function isCalendarDate(value: string): boolean {
+  const match = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // Date.UTC rolls an impossible day into the next month; a date that exists reads back unchanged.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * SUV §5 "if validation fails the call is not made": a date of birth must exist and be before
+ * `today` ('YYYY-MM-DD'). One rule for the wizard (before the call) and the server (before the
+ * provider and the record); undefined when it holds. A shape the schema refuses is the schema's.
+ */
+export function dateOfBirthProblem(value: string, today: string): string | undefined {
+  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(value)) return undefined;
+  if (!isCalendarDate(value)) return 'is not a date that exists';
+  // Same-shaped ISO dates compare as text in calendar order.
+  return value < today ? undefined : 'must be a date in the past';
+}
+
+/** The wizard's details form: the date-of-birth problem on its form path, {} when none. */
+export function detailsFormProblems(formData: Json, today: string): Record<string, string> {
+  const dateOfBirth = get(formData, 'IndividualDetails.DateOfBirth');
+  const problem = typeof dateOfBirth === 'string' ? dateOfBirthProblem(dateOfBirth.trim(), today) : undefined;
+  return problem ? { 'IndividualDetails.DateOfBirth': problem } : {};
+}
+
 /** SUV §9: the list shows 'D MMM HH:mm', the detail 'DD MMM YYYY HH:mm' (local time); '' for none. */
 export const listDate = (iso: string) => (iso ? dayjs(iso).format('D MMM HH:mm') : '');
 export const detailDate = (iso: string | null) => (iso ? dayjs(iso).format('DD MMM YYYY HH:mm') : '');

@@ -124,6 +124,45 @@ test.describe('verifications (issue 29)', () => {
     await expect(page.getByRole('region', { name: 'Verification Status' })).toContainText('Pass, Sanctions issue');
   });
 
+  test('a date of birth that is not in the past or does not exist stops the wizard before any call (issue 39 point 3)', async ({ page }) => {
+    await openVerifications(page);
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/individual/verify')) calls.push(request.url());
+    });
+    await page.getByRole('radio', { name: 'Individual' }).click();
+    await waitForList(page);
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const wizard = page.getByRole('dialog', { name: 'Individual Verification' });
+    await wizard.getByLabel('Verification type').selectOption('IndividualVerification');
+    await wizard.getByRole('checkbox', { name: /Authorisation Consent/ }).check({ force: true });
+    await wizard.getByRole('button', { name: 'Continue' }).click();
+    await wizard.getByLabel('First name').fill('Future');
+    await wizard.getByLabel('Last name').fill('Person');
+    await wizard.getByLabel('Date of birth').fill('2099-01-01');
+    await wizard.getByLabel('Street number').fill('10');
+    await wizard.getByLabel('Street name').fill('George');
+    await wizard.getByLabel('Suburb').fill('Sydney');
+    await wizard.getByRole('combobox', { name: /^State\b(?! of)/ }).selectOption('NSW');
+    await wizard.getByLabel('Postcode').fill('2000');
+    await wizard.getByLabel('Document').selectOption('PassportDetails');
+    await wizard.getByLabel('Passport number').fill('PA1234567');
+    await wizard.getByLabel('Country of issue').selectOption('AUS');
+    await wizard.getByRole('button', { name: 'Verify' }).click();
+    await expect(wizard.getByText('must be a date in the past')).toBeVisible();
+    await expect(wizard.getByLabel('Date of birth')).toBeFocused();
+    await page.screenshot({ path: 'test-results/verifications-wizard-future-birth.png' });
+    await wizard.getByLabel('Date of birth').fill('1980-02-30');
+    await expect(wizard.getByText('is not a date that exists')).toBeVisible();
+    await wizard.getByRole('button', { name: 'Verify' }).click();
+    await expect(wizard.getByText('is not a date that exists')).toBeVisible();
+    expect(calls).toEqual([]);
+    await wizard.getByLabel('Date of birth').fill('1980-02-29');
+    await wizard.getByRole('button', { name: 'Verify' }).click();
+    await expect(wizard.getByRole('status')).toContainText('The report has been generated successfully.');
+    expect(calls).toHaveLength(1);
+  });
+
   test('biometric invite: SMS in the outbox, completed from its link, then the record shows its result', async ({ page }) => {
     await openVerifications(page);
     await page.getByRole('radio', { name: 'Individual' }).click();

@@ -325,6 +325,36 @@ describe('individual', () => {
     expect(await server.db.select({ id: verifications.id }).from(verifications)).toHaveLength(before.length);
   });
 
+  it('a date of birth must exist and be before today in the tenant’s time zone (SUV §5); a refused one writes nothing', async () => {
+    // The demo tenant's zone (the seed's): its calendar date now, and the days either side.
+    const dayIn = (offsetDays: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + offsetDays * 86_400_000));
+    const born = (DateOfBirth: string) => individualVerifyRequest({ ...passForm, IndividualDetails: { ...passForm.IndividualDetails, DateOfBirth } });
+    const verify = (DateOfBirth: string) => api(server, 'POST', `${base}/individual/verify`, { token: admin, body: born(DateOfBirth) });
+    const before = await server.db.select({ id: verifications.id }).from(verifications);
+    for (const refused of [dayIn(0), dayIn(1), '2099-01-01']) {
+      const response = await verify(refused);
+      expect(response.statusCode, refused).toBe(400);
+      expect(response.json().message, refused).toBe('individual.dateOfBirth: must be a date in the past');
+    }
+    // 1900 was not a leap year (a century not divisible by 400); 1980 and 2000 were.
+    for (const refused of ['1980-02-30', '1981-02-29', '2023-02-29', '1981-04-31', '1900-02-29']) {
+      const response = await verify(refused);
+      expect(response.statusCode, refused).toBe(400);
+      expect(response.json().message, refused).toBe('individual.dateOfBirth: is not a date that exists');
+    }
+    // A month or day out of range is the schema's shape refusal, as before.
+    for (const refused of ['1980-13-01', '1980-00-10', '1980-01-00']) expect((await verify(refused)).json().message, refused).toBe('individual.dateOfBirth: does not have the expected shape');
+    expect(await server.db.select({ id: verifications.id }).from(verifications)).toHaveLength(before.length);
+    for (const accepted of [dayIn(-1), '1980-02-28', '1980-02-29', '2000-02-29', '1981-04-30']) {
+      const response = await verify(accepted);
+      expect(response.statusCode, accepted).toBe(200);
+      const id = Number(VerifyResponseSchema.parse(response.json()).requestId.slice(1));
+      const [record] = await server.db.select().from(verifications).where(eq(verifications.id, id));
+      expect(record!.details, accepted).toMatchObject({ individual: { dateOfBirth: accepted } });
+    }
+  });
+
   it('biometric: Pending with an SMS in the outbox; the link’s GET changes nothing, its POST completes once', async () => {
     const response = await api(server, 'POST', `${base}/individual/verify`, {
       token: admin,

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { verificationWizardMachine } from '../../machines/verification-wizard.machine.ts';
-import { biometricAdvice, canContinue, overallResultText, verifyResultMessage } from '../../domain/verifications.ts';
+import { biometricAdvice, calendarDateIn, canContinue, detailsFormProblems, overallResultText, verifyResultMessage } from '../../domain/verifications.ts';
 import { Button } from '../ui/button.tsx';
 import { Checkbox } from '../ui/checkbox.tsx';
 import { ModalDialog } from '../ui/dialog.tsx';
@@ -10,6 +10,9 @@ import WizardForm from './wizard-form.tsx';
 import styles from './verifications.module.css';
 
 const steps = ['Verification Type', 'Enter Details', 'Results'] as const;
+
+/** The server's date-of-birth rule on this browser's calendar, checked before any call (SUV §5). */
+const detailsProblems = (formData: Record<string, unknown>) => detailsFormProblems(formData, calendarDateIn(undefined));
 
 /** SUV §2 Individual verification wizard over verification-wizard.machine. Closing (Cancel, New Search) shows the Individual list, refreshed. */
 export default function IndividualWizardModal({ onClose }: { onClose: () => void }) {
@@ -73,6 +76,7 @@ export default function IndividualWizardModal({ onClose }: { onClose: () => void
             attempted={attempted}
             disabled={busy}
             serverErrors={serverErrors}
+            problems={detailsProblems}
             onChange={(data, valid) => wizard.send({ type: 'details.change', formData: data, valid })}
             onSubmit={() => wizard.send({ type: 'details.submit' })}
           />

@@ -4,6 +4,7 @@ import {
   ariaDescribedByIds,
   ErrorSchemaBuilder,
   type ErrorSchema,
+  type FormValidation,
   type ObjectFieldTemplateProps,
   type RJSFSchema,
   type RJSFValidationError,
@@ -100,6 +101,20 @@ function errorSchemaOf(errors: Record<string, string>): ErrorSchema {
   return builder.ErrorSchema;
 }
 
+/** Rules the schema cannot say (a date that exists and has passed), added where rjsf validates. */
+const customValidateFor =
+  (problems: ((formData: Record<string, unknown>) => Record<string, string>) | undefined) =>
+  (formData: unknown, errors: FormValidation): FormValidation => {
+    if (!problems || typeof formData !== 'object' || formData === null) return errors;
+    for (const [path, message] of Object.entries(problems({ ...formData }))) {
+      let node: unknown = errors;
+      for (const part of path.split('.')) node = typeof node === 'object' && node !== null ? Reflect.get(node, part) : undefined;
+      const addError: unknown = typeof node === 'object' && node !== null ? Reflect.get(node, 'addError') : undefined;
+      if (typeof addError === 'function') addError.call(node, message);
+    }
+    return errors;
+  };
+
 export interface WizardFormProps {
   id: string;
   label: string;
@@ -108,12 +123,14 @@ export interface WizardFormProps {
   attempted: boolean;
   disabled: boolean;
   serverErrors: Record<string, string>;
+  /** Problems the schema cannot express, by form path (SUV §5: the call is not made while any is shown). */
+  problems?: (formData: Record<string, unknown>) => Record<string, string>;
   onChange: (formData: Record<string, unknown>, valid: boolean) => void;
   /** The form was submitted; `valid` says whether it passed its schema. */
   onSubmit: (valid: boolean) => void;
 }
 
-export default function WizardForm({ id, label, form, formData, attempted, disabled, serverErrors, onChange, onSubmit }: WizardFormProps) {
+export default function WizardForm({ id, label, form, formData, attempted, disabled, serverErrors, problems, onChange, onSubmit }: WizardFormProps) {
   const validator = validatorFor(form);
   const uiSchema = useMemo<UiSchema>(() => ({ ...form.uiSchema, 'ui:submitButtonOptions': { norender: true } }), [form.uiSchema]);
   const schema: RJSFSchema = form.schema;
@@ -125,7 +142,8 @@ export default function WizardForm({ id, label, form, formData, attempted, disab
     const [first] = Object.keys(serverErrors);
     if (first) document.getElementById(`root_${first.replaceAll('.', '_')}`)?.focus();
   }, [serverErrors]);
-  const validity = (data: unknown) => transformErrors(validator.validateFormData(data, schema, undefined, transformErrors).errors).length === 0;
+  const customValidate = useMemo(() => customValidateFor(problems), [problems]);
+  const validity = (data: unknown) => transformErrors(validator.validateFormData(data, schema, customValidate, transformErrors).errors).length === 0;
   return (
     <Form
       ref={formRef}
@@ -145,6 +163,7 @@ export default function WizardForm({ id, label, form, formData, attempted, disab
       liveOmit={attempted ? 'onChange' : undefined}
       focusOnFirstError
       extraErrors={extraErrors}
+      customValidate={customValidate}
       transformErrors={transformErrors}
       onChange={(event) => {
         const data = typeof event.formData === 'object' && event.formData !== null ? { ...event.formData } : {};

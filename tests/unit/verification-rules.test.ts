@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { calendarDateIn, dateOfBirthProblem, detailsFormProblems, isCalendarDate } from '../../src/domain/verifications.ts';
+
+/** Issue 39 point 3 (SUV §5): the date-of-birth rule the wizard and the server share. */
+describe('a date of birth must exist and be in the past', () => {
+  const today = '2026-11-29';
+  it('days that exist, leap years by the Gregorian rule', () => {
+    for (const day of ['1980-02-28', '1980-02-29', '2000-02-29', '1981-04-30', '1999-12-31', '2026-01-31']) expect(isCalendarDate(day), day).toBe(true);
+    for (const day of ['1980-02-30', '1981-02-29', '1900-02-29', '2100-02-29', '1981-04-31', '1980-13-01', '1980-00-10', '1980-01-00', '1980-1-10', '']) expect(isCalendarDate(day), day).toBe(false);
+  });
+  it('yesterday is accepted; today, tomorrow and 2099 are not', () => {
+    expect(dateOfBirthProblem('2026-11-28', today)).toBeUndefined();
+    expect(dateOfBirthProblem('2026-11-29', today)).toBe('must be a date in the past');
+    expect(dateOfBirthProblem('2026-11-30', today)).toBe('must be a date in the past');
+    expect(dateOfBirthProblem('2099-01-01', today)).toBe('must be a date in the past');
+  });
+  it('a day that does not exist is named so, even in the past', () => {
+    expect(dateOfBirthProblem('1980-02-30', today)).toBe('is not a date that exists');
+    expect(dateOfBirthProblem('1981-02-29', today)).toBe('is not a date that exists');
+    expect(dateOfBirthProblem('1980-02-29', today)).toBeUndefined();
+    expect(dateOfBirthProblem('2000-02-29', today)).toBeUndefined();
+  });
+  it('leaves a value of the wrong shape to the schema', () => {
+    expect(dateOfBirthProblem('29/02/1980', today)).toBeUndefined();
+  });
+  it('the details form: the problem on its form path, nothing for a good or missing date', () => {
+    expect(detailsFormProblems({ IndividualDetails: { DateOfBirth: '2099-01-01' } }, today)).toEqual({ 'IndividualDetails.DateOfBirth': 'must be a date in the past' });
+    expect(detailsFormProblems({ IndividualDetails: { DateOfBirth: ' 1980-02-30 ' } }, today)).toEqual({ 'IndividualDetails.DateOfBirth': 'is not a date that exists' });
+    expect(detailsFormProblems({ IndividualDetails: { DateOfBirth: '1980-04-23' } }, today)).toEqual({});
+    expect(detailsFormProblems({ IndividualDetails: {} }, today)).toEqual({});
+  });
+  it('today is the calendar date in the given zone', () => {
+    const instant = new Date('2026-11-28T14:30:00Z');
+    expect(calendarDateIn('Australia/Sydney', instant)).toBe('2026-11-29');
+    expect(calendarDateIn('UTC', instant)).toBe('2026-11-28');
+  });
+});
