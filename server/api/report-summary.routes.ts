@@ -1,5 +1,5 @@
 import { ReportSummaryQuerySchema, ReportSummarySchema, type ReportSummary } from '../../src/schemas/reports.schema.ts';
-import { readRange } from '../../src/domain/report-periods.ts';
+import { readRange, todayIn } from '../../src/domain/report-periods.ts';
 import { canSeeAllApps, canSeeMyApps } from '../../src/domain/permissions.ts';
 import { badRequest } from '../http-error.ts';
 import { reportSummariesFor } from '../db/report-summary-store.ts';
@@ -9,10 +9,6 @@ import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
 /** SUV §6: the Reports page needs reports.login. */
 export const reportsClaim = 'reports.login';
-
-/** Today (YYYY-MM-DD) in an IANA time zone. */
-export const todayIn = (timeZone: string, now = new Date()): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
 /**
  * What a report counts: the list the caller would open — All Apps with any all-apps claim, else My

@@ -26,6 +26,8 @@ import { Lru } from '../lru.ts';
  * the version in its own transaction, and an entry is used only while its version is current. On
  * PGlite the change feed knows the version without asking; elsewhere one cheap read per request.
  * A miss is one statement whose reads are index-only scans of the range (migration 0016's indexes).
+ * Median and 90th percentile are percentile_cont: linear interpolation between the two nearest
+ * completions (the mean of the middle two for an even count), never one side of the middle.
  */
 
 export interface ReportSummaryRequest {
@@ -76,8 +78,8 @@ function summarySql(request: ReportSummaryRequest) {
       (select coalesce(json_agg(json_build_array(month, n)), '[]')
          from (select month, count(*) as n from completed group by month) m)::text,
       (select json_build_array(${bucketCounts},
-              percentile_disc(0.5) within group (order by seconds),
-              percentile_disc(0.9) within group (order by seconds)) from completed)::text,
+              percentile_cont(0.5) within group (order by seconds),
+              percentile_cont(0.9) within group (order by seconds)) from completed)::text,
       (select coalesce(json_agg(json_build_array(section, n)), '[]')
          from (select coalesce(last_section, '${notStartedSection}') as section, count(*) as n
                  from created where not done group by 1 order by 2 desc, 1 limit ${lastSectionsShown}) s)::text,

@@ -49,19 +49,46 @@ export function defaultRange(today: string): { from: string; to: string } {
   return { from: dayOf(Math.floor(start / 12), (start % 12) + 1, 1), to: today };
 }
 
-export type RangeResult = { ok: true; from: string; to: string } | { ok: false; param: 'from' | 'to'; message: string };
+export type RangeProblem = { param: 'from' | 'to'; message: string };
+export type RangeResult = { ok: true; from: string; to: string } | ({ ok: false } & RangeProblem);
+
+/** Today (YYYY-MM-DD) in an IANA time zone: the tenant's day, which ranges and periods are cut by. */
+export const todayIn = (timeZone: string, now = new Date()): string =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+
+/**
+ * What is wrong with a range, if anything: the one rule the server answers 400 with and the
+ * portal checks before it asks (so a range that cannot succeed is neither sent nor retried).
+ * Either day may be missing (then the default's). Without `today` (the portal before it knows the
+ * tenant's day) a missing `to` and the future are left to the server.
+ */
+export function checkRange(raw: { from?: string | undefined; to?: string | undefined }, today: string | undefined): RangeProblem | undefined {
+  for (const param of ['from', 'to'] as const) {
+    const value = raw[param];
+    if (value !== undefined && value !== '' && !isIsoDay(value)) return { param, message: 'must be a real day written YYYY-MM-DD' };
+  }
+  // The future has no applications yet: a range reaching into it is refused, not drawn as empty.
+  for (const param of ['from', 'to'] as const) {
+    const value = raw[param];
+    if (value && today !== undefined && value > today) return { param, message: `must not be after today (${today})` };
+  }
+  const to = raw.to || today;
+  if (to === undefined) return undefined;
+  const from = raw.from || defaultRange(to).from;
+  if (from > to) return { param: 'to', message: `must not be before from (${from})` };
+  const days = daysBetween(from, to);
+  if (days > maxRangeDays) {
+    return { param: 'from', message: `the range is at most ${maxRangeDays.toLocaleString('en-AU')} days (this one is ${days.toLocaleString('en-AU')})` };
+  }
+  return undefined;
+}
 
 /** Reads the range of a request: either day may be missing (then the default's). */
 export function readRange(raw: { from?: string | undefined; to?: string | undefined }, today: string): RangeResult {
-  for (const param of ['from', 'to'] as const) {
-    const value = raw[param];
-    if (value !== undefined && value !== '' && !isIsoDay(value)) return { ok: false, param, message: 'must be a date written YYYY-MM-DD' };
-  }
+  const problem = checkRange(raw, today);
+  if (problem) return { ok: false, ...problem };
   const to = raw.to || today;
-  const from = raw.from || defaultRange(to).from;
-  if (from > to) return { ok: false, param: 'to', message: 'must not be before from' };
-  if (daysBetween(from, to) > maxRangeDays) return { ok: false, param: 'from', message: `the range is at most ${maxRangeDays} days` };
-  return { ok: true, from, to };
+  return { ok: true, from: raw.from || defaultRange(to).from, to };
 }
 
 export interface Period {
@@ -113,6 +140,8 @@ export function durationLabel(seconds: number): string {
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
-  const days = Math.floor(hours / 24);
-  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+  // From two days on minutes are not shown: the nearest hour, not the hour begun (2 d 11 h 50 min reads 2 d 12 h).
+  const nearestHours = Math.round(minutes / 60);
+  const days = Math.floor(nearestHours / 24);
+  return nearestHours % 24 === 0 ? `${days} d` : `${days} d ${nearestHours % 24} h`;
 }

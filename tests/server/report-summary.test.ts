@@ -59,7 +59,14 @@ function expected(rows: OracleRow[], from: string, to: string) {
   const byMonth = new Map<string, number>();
   for (const row of completed) byMonth.set(row.completed!.slice(0, 7), (byMonth.get(row.completed!.slice(0, 7)) ?? 0) + 1);
   const seconds = completed.map((row) => row.seconds!).sort((a, b) => a - b);
-  const rank = (p: number) => (seconds.length === 0 ? null : seconds[Math.ceil(p * seconds.length) - 1]!);
+  // Linear interpolation between the nearest ranks (PostgreSQL's percentile_cont, R's type 7).
+  const quantile = (p: number) => {
+    if (seconds.length === 0) return null;
+    const position = p * (seconds.length - 1);
+    const below = seconds[Math.floor(position)]!;
+    const above = seconds[Math.ceil(position)]!;
+    return below + (above - below) * (position - Math.floor(position));
+  };
   const hours = (h: number) => h * 3600;
   const buckets = [
     seconds.filter((s) => s < hours(0.5)).length,
@@ -74,13 +81,19 @@ function expected(rows: OracleRow[], from: string, to: string) {
     sections.set(name, (sections.get(name) ?? 0) + 1);
   }
   const top = [...sections].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5);
-  return { initiated, byMonth, buckets, median: rank(0.5), p90: rank(0.9), top, completedTotal: completed.length };
+  return { initiated, byMonth, buckets, median: quantile(0.5), p90: quantile(0.9), top, completedTotal: completed.length };
 }
 
 async function summary(token: string, query = '', host: string = hosts.demo): Promise<ReportSummary> {
   const response = await api(server, 'GET', `/api/reports/summary${query}`, { token, host });
   expect(response.statusCode, response.body).toBe(200);
   return ReportSummarySchema.parse(response.json());
+}
+
+/** Interpolated seconds are fractional: equal to the millisecond, or both absent. */
+function expectSeconds(actual: number | null, want: number | null) {
+  if (want === null) expect(actual).toBeNull();
+  else expect(actual).toBeCloseTo(want, 3);
 }
 
 function expectFigures(actual: ReportSummary, rows: OracleRow[]) {
@@ -90,8 +103,8 @@ function expectFigures(actual: ReportSummary, rows: OracleRow[]) {
   for (const period of actual.CompletedByMonth) expect(period.Count).toBe(want.byMonth.get(period.From.slice(0, 7)) ?? 0);
   expect(actual.CompletedByQuarter.reduce((sum, period) => sum + period.Count, 0)).toBe(want.completedTotal);
   expect(actual.TimeToComplete.Buckets.map((bucket) => bucket.Count)).toEqual(want.buckets);
-  expect(actual.TimeToComplete.MedianSeconds).toBe(want.median);
-  expect(actual.TimeToComplete.Percentile90Seconds).toBe(want.p90);
+  expectSeconds(actual.TimeToComplete.MedianSeconds, want.median);
+  expectSeconds(actual.TimeToComplete.Percentile90Seconds, want.p90);
   expect(actual.LastSections.map(({ Section, Count }) => [Section, Count])).toEqual(want.top);
 }
 
@@ -191,6 +204,73 @@ describe('GET /api/reports/summary', () => {
     const nothing = await summary(none, '?from=2023-01-01&to=2026-11-27');
     expect(nothing.List).toBe('none');
     expect(nothing.Initiated.every((figure) => figure.Complete + figure.NotComplete === 0)).toBe(true);
+  });
+
+  it('takes median and 90th percentile by linear interpolation: odd and even counts, written out', async () => {
+    // Completions of known durations, alone in March 2024 for each user's My Apps.
+    const hour = 3_600;
+    const completions = async (email: string, durations: number[], offset: number) => {
+      const { user, token } = await userWith(server, email, ['view.myapps', 'reports.login']);
+      await sqlRunner(server.db).textRows(
+        `with picked as (
+           select id, row_number() over (order by id desc) - 1 as n
+             from (select id from applications where tenant_id = 'demo' and status not in ('Cancelled', 'Depersonalised')
+                    order by id desc offset ${offset} limit ${durations.length}) t)
+         update applications a set assignee_user_id = $1, status = 'Complete',
+                date_created = timestamptz '2024-03-10 01:00:00+00' + picked.n * interval '1 day',
+                date_completed = timestamptz '2024-03-10 01:00:00+00' + picked.n * interval '1 day' + ($2::float8[])[picked.n + 1] * interval '1 second'
+           from picked where a.id = picked.id`,
+        [user.id, `{${durations.join(',')}}`],
+      );
+      return summary(token, '?from=2024-03-01&to=2024-03-31');
+    };
+    // 1 h, 2 h, 4 h, 10 h: the median is halfway between 2 h and 4 h (not 2 h), the 90th
+    // percentile 0.7 of the way from 4 h to 10 h (position 0.9 × 3 = 2.7).
+    const even = await completions('quantiles-even@demo.test', [hour, 2 * hour, 4 * hour, 10 * hour], 0);
+    expect(even.TimeToComplete.Buckets.map((bucket) => bucket.Count)).toEqual([0, 0, 1, 2, 1]);
+    expect(even.TimeToComplete.MedianSeconds).toBeCloseTo(10_800, 3);
+    expect(even.TimeToComplete.Percentile90Seconds).toBeCloseTo(29_520, 3);
+    // 1 h, 2 h, 10 h: the median is the middle one, the 90th percentile 0.8 of the way from 2 h to 10 h.
+    const odd = await completions('quantiles-odd@demo.test', [hour, 2 * hour, 10 * hour], 10);
+    expect(odd.TimeToComplete.Buckets.map((bucket) => bucket.Count)).toEqual([0, 0, 1, 1, 1]);
+    expect(odd.TimeToComplete.MedianSeconds).toBeCloseTo(7_200, 3);
+    expect(odd.TimeToComplete.Percentile90Seconds).toBeCloseTo(30_240, 3);
+  });
+
+  it('refuses a range that cannot be reported with a reason a person can read, and accepts its edges', async () => {
+    const today = (await summary(admin)).Today;
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const refusals: [string, string][] = [
+      ['?from=2026-02-30&to=2026-03-31', 'from: must be a real day written YYYY-MM-DD'],
+      ['?from=2026-03-01&to=2026-02-01', 'to: must not be before from (2026-03-01)'],
+      // 3,661 days from 1 Jan 2016.
+      ['?from=2016-01-01&to=2026-01-09', 'from: the range is at most 3,660 days (this one is 3,661)'],
+      [`?from=2026-01-01&to=${tomorrow}`, `to: must not be after today (${today})`],
+      [`?from=${tomorrow}`, `from: must not be after today (${today})`],
+    ];
+    for (const [query, message] of refusals) {
+      const response = await api(server, 'GET', `/api/reports/summary${query}`, { token: admin });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().message, query).toBe(message);
+    }
+    // The edges themselves are reported: exactly 3,660 days, a range ending today, one day.
+    expect((await summary(admin, '?from=2016-01-01&to=2026-01-08')).To).toBe('2026-01-08');
+    expect((await summary(admin, `?from=2026-01-01&to=${today}`)).To).toBe(today);
+    expect((await summary(admin, `?from=${today}&to=${today}`)).CompletedByMonth).toHaveLength(1);
+  });
+
+  it('marks a month partial only when the range cuts it or it is still running', async () => {
+    const actual = await summary(admin, '?from=2025-01-15&to=2025-04-30');
+    expect(actual.CompletedByMonth.map(({ Label, Partial }) => [Label, Partial])).toEqual([
+      ['Jan 2025', true],
+      ['Feb 2025', false],
+      ['Mar 2025', false],
+      ['Apr 2025', false],
+    ]);
+    expect(actual.CompletedByQuarter.map(({ Label, Partial }) => [Label, Partial])).toEqual([
+      ['Q1 2025', true],
+      ['Q2 2025', true],
+    ]);
   });
 
   it('keeps tenants apart: acme counts its own applications, and a demo token is refused on acme', async () => {
