@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { normalizeIP } from '@fastify/rate-limit';
 import {
@@ -12,9 +13,7 @@ import { tenantOf, type RouteContext } from '../api/context.ts';
 import { requestOrigin } from '../api/auth.ts';
 import type { Mailer } from '../providers/mail/mailer.ts';
 import { describeWait } from '../rate-limits.ts';
-import { windowCounter } from './window-counter.ts';
-
-type Counter = ReturnType<typeof windowCounter>;
+import { databaseCounters } from '../counters.ts';
 import { sendIdentityPage, type IdentityPage } from './identity-page.ts';
 import { resetPassword, resetTokenState, sendResetLink } from './password-reset.ts';
 import {
@@ -40,17 +39,27 @@ export const resetLimits = {
  * mail scanners open links, so only the form's POST uses the token.
  */
 export function registerPasswordResetRoutes({ app, db }: RouteContext, mailer: Mailer) {
-  const address = (request: FastifyRequest) => normalizeIP(request.ip);
-  const limiter = (max: number) => windowCounter({ max, windowMs: resetLimits.window });
-  const forgotPerAddress = limiter(resetLimits.perAddress);
-  const resetPerAddress = limiter(resetLimits.perAddress);
+  // In the database on PGlite too (issue 38 point 9): every instance counts the same requests, and
+  // a restart does not hand out a new allowance of reset e-mails. The requests are few, so one
+  // upsert each costs nothing that matters.
+  const counters = databaseCounters(db);
+  // Keys are hashed: the counters table is not to hold the addresses people typed.
+  const key = (...parts: string[]) => `passwordReset ${createHash('sha256').update(parts.join('\n')).digest('base64url')}`;
+  type Limit = { kind: string; max: number };
+  const forgotPerAddress: Limit = { kind: 'forgot per address', max: resetLimits.perAddress };
+  const resetPerAddress: Limit = { kind: 'reset per address', max: resetLimits.perAddress };
   // Per account: for a request, the address typed (known or not, the same count); for a reset, its account.
-  const forgotPerAccount = limiter(resetLimits.linksPerAccount);
-  const resetPerAccount = limiter(resetLimits.resetsPerAccount);
+  const forgotPerAccount: Limit = { kind: 'forgot per account', max: resetLimits.linksPerAccount };
+  const resetPerAccount: Limit = { kind: 'reset per account', max: resetLimits.resetsPerAccount };
 
+  /** Counts one request against `limit` for `subject`; the seconds to wait when it is past the limit, else 0. */
+  const over = async (limit: Limit, subject: string) => {
+    const count = await counters.hit(key(limit.kind, subject), resetLimits.window);
+    return count.hits > limit.max ? count.resetInSeconds : 0;
+  };
   /** Seconds to wait when either limit is spent; counts this request against both. */
-  const throttled = (byAddress: Counter, byAccount: Counter, request: FastifyRequest, accountKey: string) =>
-    Math.max(byAddress.hit(address(request)), byAccount.hit(accountKey));
+  const throttled = async (byAddress: Limit, byAccount: Limit, request: FastifyRequest, accountKey: string) =>
+    Math.max(await over(byAddress, normalizeIP(request.ip)), await over(byAccount, accountKey));
 
   const send = (reply: FastifyReply, request: FastifyRequest, page: IdentityPage, status = 200) =>
     sendIdentityPage(reply, tenantOf(request), page, status);
@@ -65,7 +74,7 @@ export function registerPasswordResetRoutes({ app, db }: RouteContext, mailer: M
       const email = request.body.email.trim().toLowerCase();
       if (!email)
         return send(reply, request, forgotPasswordPage('', 'Enter the e-mail address of your account.'), 400);
-      const wait = throttled(forgotPerAddress, forgotPerAccount, request, `${tenant.id} ${email}`);
+      const wait = await throttled(forgotPerAddress, forgotPerAccount, request, `${tenant.id} ${email}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return send(reply, request, forgotPasswordPage(email, tooManyResetRequests(describeWait(wait))), 429);
@@ -100,7 +109,7 @@ export function registerPasswordResetRoutes({ app, db }: RouteContext, mailer: M
       const tenant = tenantOf(request);
       const { token, password, confirm } = request.body;
       const checked = await resetTokenState(db, tenant.id, token);
-      const wait = throttled(resetPerAddress, resetPerAccount, request, checked.userId ?? `token ${token}`);
+      const wait = await throttled(resetPerAddress, resetPerAccount, request, checked.userId ?? `token ${token}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return send(reply, request, resetPasswordPage(token, tooManyResetRequests(describeWait(wait))), 429);

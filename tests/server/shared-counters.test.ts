@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { outbox } from '../../server/db/schema.ts';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client.ts';
 import { buildApp } from '../../server/app.ts';
 import { readConfig } from '../../server/config.ts';
@@ -84,3 +86,72 @@ describe.skipIf(!onPostgres)(
     });
   },
 );
+
+/**
+ * Issue 38 point 9: the forgot-password limits lived in each instance's memory, so two instances
+ * sent one account 6 reset e-mails (limit 3) and a restart forgot them. They are database counters,
+ * on PGlite too (a restart of the one process must not clear them), so they hold across both.
+ */
+describe('forgot-password limits', () => {
+  let server: TestServer;
+  const instances: Awaited<ReturnType<typeof buildApp>>[] = [];
+  const config = readConfig({ LOG_LEVEL: 'silent', DEPERSONALISE_SCRUB: 'off' });
+  const instance = async () => {
+    const app = await buildApp({ db: server.db, config });
+    await app.ready();
+    instances.push(app);
+    return app;
+  };
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    for (const app of instances) await app.close();
+    await server.close();
+  });
+
+  const forgot = (app: TestServer['app'], email: string, address: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/account/forgotpassword',
+      remoteAddress: address,
+      headers: { host: hosts.demo, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email }).toString(),
+    });
+  const mailsTo = async (email: string) => (await server.db.select().from(outbox).where(eq(outbox.recipient, email))).length;
+  async function waitForMails(email: string, count: number) {
+    for (let attempt = 0; attempt < 200 && (await mailsTo(email)) < count; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The mail goes out after the answer: give a fourth one time to arrive, were it sent.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return mailsTo(email);
+  }
+
+  it('an account gets 3 reset e-mails across two instances, the 4th is refused on either, and a restart does not clear them', async () => {
+    const [first, second] = [await instance(), await instance()];
+    // Each request from a new address: this is the per-account limit, not the per-address one.
+    const statuses = [];
+    for (const [n, app] of [first, second, first].entries()) statuses.push((await forgot(app, 'manager@demo.test', `198.51.100.${n + 1}`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200]);
+    const fourth = await forgot(second, 'manager@demo.test', '198.51.100.4');
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.body).toContain('Too many password reset attempts. Please try again in');
+    expect(await waitForMails('manager@demo.test', 3)).toBe(3);
+
+    await first.close();
+    await second.close();
+    const restarted = await instance();
+    expect((await forgot(restarted, 'manager@demo.test', '198.51.100.5')).statusCode).toBe(429);
+    expect(await waitForMails('manager@demo.test', 3)).toBe(3);
+  });
+
+  it('an address gets 10 requests across two instances and a restart, the 11th is refused', async () => {
+    const [first, second] = [await instance(), await instance()];
+    const statuses = [];
+    for (let n = 0; n < 6; n++) statuses.push((await forgot(n % 2 ? second : first, `someone${n}@demo.test`, '198.51.100.77')).statusCode);
+    await first.close();
+    await second.close();
+    const restarted = await instance();
+    for (let n = 6; n < 11; n++) statuses.push((await forgot(restarted, `someone${n}@demo.test`, '198.51.100.77')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429]);
+  });
+});
