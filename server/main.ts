@@ -9,10 +9,10 @@ const startedAt = performance.now();
 const config = readConfig();
 // The database (PGlite's WASM) and the identity provider's modules load side by side.
 const [database, { buildApp }] = await Promise.all([
-  openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR }),
+  // The first seed runs with the migrations, under the lock that instances started together share.
+  openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir: config.DATA_DIR }, seedDemo),
   import('./app.ts'),
 ]);
-await seedDemo(database.db);
 const app = await buildApp({
   db: database.db,
   config,

@@ -28,19 +28,48 @@ export type DatabaseOptions =
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
- * Opens the database and applies pending migrations. PostgreSQL when a URL is given, otherwise
- * PGlite (Postgres in WASM, in this process): on a data directory on its own worker thread, from a
- * dump or in memory on this thread (tests). Drivers load lazily so that a PostgreSQL deployment
- * never pays for the WASM build and vice versa.
+ * Each instance's pool (README "Running several instances"): ten connections, and a request that
+ * cannot get one within 5 s fails (503) rather than waiting on a database that went away.
  */
-export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+const postgresPoolSettings = { max: 10, connectionTimeoutMillis: 5_000 };
+
+/** What runs once the migrations are applied, before the database is handed out (the first seed). */
+export type Prepare = (db: Database) => Promise<void>;
+
+/**
+ * The advisory lock that instances of one database take to migrate and seed (pg_advisory_lock's
+ * key: any fixed bigint, the same in every release). Instances started together wait for the
+ * first and then find its work done, where drizzle's migrator run side by side failed on a
+ * duplicate key (issue 40 point 1, docs/decisions/009-several-instances.md).
+ */
+export const startupLockKey = 7_405_140_040n;
+
+/**
+ * Opens the database, applies pending migrations and then `prepare`. PostgreSQL when a URL is
+ * given, otherwise PGlite (Postgres in WASM, in this process): on a data directory on its own
+ * worker thread, from a dump or in memory on this thread (tests). Drivers load lazily so that a
+ * PostgreSQL deployment never pays for the WASM build and vice versa.
+ */
+export async function openDatabase(options: DatabaseOptions, prepare?: Prepare): Promise<DatabaseHandle> {
   if ('url' in options) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.url, ...postgresPoolSettings });
+    // A connection that breaks while idle (PostgreSQL restarted) is an event, not a crash: the pool
+    // replaces it and the requests meanwhile answer 503 (errors.ts).
+    pool.on('error', (error) => console.error('A PostgreSQL connection failed:', error.message));
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder });
+    // The lock is the session's of one connection, held while others of the pool migrate and seed.
+    const lockHolder = await pool.connect();
+    try {
+      await lockHolder.query('select pg_advisory_lock($1)', [startupLockKey.toString()]);
+      await migrate(db, { migrationsFolder });
+      await prepare?.(db);
+    } finally {
+      await lockHolder.query('select pg_advisory_unlock($1)', [startupLockKey.toString()]).catch(() => undefined);
+      lockHolder.release();
+    }
     return { db, kind: 'postgres', close: () => pool.end(), restarts: () => 0 };
   }
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -57,7 +86,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   // Drizzle's PGlite driver uses only the part of PGlite's interface that the thread has too.
   const db = drizzle({ client: client as PGlite, schema });
+  // One process owns a PGlite data directory (data-dir-lock.ts): no other instance to wait for.
   await migrate(db, { migrationsFolder });
+  await prepare?.(db);
   return {
     db,
     kind: 'pglite',

@@ -25,9 +25,8 @@ if (!Number.isInteger(seed)) throw new Error('--seed must be a whole number');
 
 const config = readConfig();
 const dataDir = values['data-dir'] ?? config.DATA_DIR;
-const database = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir });
+const database = await openDatabase(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir }, seedDemo);
 const started = performance.now();
-await seedDemo(database.db);
 let lastReport = 0;
 const result = await seedApplications(database.db, {
   tenantId: values.tenant,
