@@ -3,6 +3,7 @@ import { sqlRunner } from '../db/sql-runner.ts';
 import { changeFeedFor } from '../db/change-feed.ts';
 import { Lru } from '../lru.ts';
 import { isUserId, type User } from '../identity/accounts.ts';
+import { effectiveClaims } from '../../src/domain/application-access.ts';
 
 /**
  * What every API call checks about its caller, so that a lock or a password change counts at once:
@@ -19,11 +20,12 @@ const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)
  */
 const callerSql =
   `select id::text, tenant_id, email, first_name, last_name, status, array_to_json(claims)::text, ` +
-  `${epochMs('created_at')}, ${epochMs('tokens_valid_after')} from users where id = $1::uuid`;
+  `${epochMs('created_at')}, ${epochMs('tokens_valid_after')}, role_name, has_application_access::text from users where id = $1::uuid`;
 
 function readCaller(row: readonly (string | null)[], id: string): CallerRecord {
-  const [userId, tenantId, email, firstName, lastName, status, claims, createdAt, tokensValidAfter] = row;
+  const [userId, tenantId, email, firstName, lastName, status, claims, createdAt, tokensValidAfter, roleName, hasApplicationAccess] = row;
   const parsedClaims: unknown = JSON.parse(claims ?? '[]');
+  const heldClaims = Array.isArray(parsedClaims) ? parsedClaims.filter((claim): claim is string => typeof claim === 'string') : [];
   return {
     id: userId ?? id,
     tenantId: tenantId ?? '',
@@ -31,7 +33,8 @@ function readCaller(row: readonly (string | null)[], id: string): CallerRecord {
     firstName: firstName ?? '',
     lastName: lastName ?? '',
     status: status ?? '',
-    claims: Array.isArray(parsedClaims) ? parsedClaims.filter((claim): claim is string => typeof claim === 'string') : [],
+    // In effect, read on every call: a revoked application access refuses the very next request.
+    claims: effectiveClaims({ claims: heldClaims, roleName: roleName ?? '', hasApplicationAccess: hasApplicationAccess === 'true' }),
     createdAt: new Date(Number(createdAt)),
     tokensValidAfter: new Date(Number(tokensValidAfter)),
   };

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
+import { effectiveClaims } from '../../src/domain/application-access.ts';
 import { emptyFilters } from '../../src/domain/list-request.ts';
 import { closedStatuses } from '../../src/domain/application-write-rule.ts';
 import {
@@ -252,15 +253,16 @@ export interface FormDetails {
 
 /** What the provider's form saves, with its activity-feed entry in the same transaction. */
 export async function saveFormDetails(db: Database, tenantId: string, applicationId: number, details: FormDetails) {
-  // One statement, as createApplication: no transaction held across round trips.
-  await db.execute(sql`
+  // One statement, in a transaction of its own: the write rule takes the application's row first
+  // and checks its status there (server/api/application-write-rule.ts, issue 38 point 2).
+  await db.transaction((tx) => tx.execute(sql`
     with saved as (
       update ${applications} set account_name = ${details.accountName}, client_name = ${details.clientName}, primary_email = ${details.primaryEmail}
       where id = ${applicationId} and tenant_id = ${tenantId}
       returning id
     )
     insert into ${applicationActivity} (tenant_id, application_id, activity)
-    select ${tenantId}, id, 'Application details saved in the application form' from saved`);
+    select ${tenantId}, id, 'Application details saved in the application form' from saved`));
 }
 
 const formSecrets = new WeakMap<Database, Promise<Buffer>>();
@@ -333,12 +335,22 @@ export async function productOptions(db: Database, tenantId: string) {
   return rows.map(({ code, name }) => ({ Name: name, Value: code }));
 }
 
-const assigneeColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, status: users.status, claims: users.claims };
+const assigneeColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  status: users.status,
+  claims: users.claims,
+  roleName: users.roleName,
+  hasApplicationAccess: users.hasApplicationAccess,
+};
 const listClaims = [myAppsClaim, ...allAppsClaims];
-const assigneeOptionOf = (row: { id: string; firstName: string; lastName: string; status: string; claims: string[] }) => ({
+type AssigneeRow = { id: string; firstName: string; lastName: string; status: string; claims: string[]; roleName: string; hasApplicationAccess: boolean };
+const assigneeOptionOf = (row: AssigneeRow) => ({
   Name: `${row.firstName} ${row.lastName}`.trim(),
   Value: row.id,
-  Assignable: row.status === 'Active' && row.claims.some((claim) => listClaims.includes(claim)),
+  // The claims in effect: an administrator whose application access is revoked sees no list.
+  Assignable: row.status === 'Active' && effectiveClaims(row).some((claim) => listClaims.includes(claim)),
 });
 
 /** Staff of the tenant; Assignable when they can still sign in and see applications. */
@@ -352,12 +364,20 @@ export async function assigneeOption(db: Database, tenantId: string, userId: str
   // Prepared: every assignment reads it, and on PGlite a statement planned once costs a third less.
   const [row] = await sqlRunner(db).preparedTextRows(
     'assignee_option',
-    'select id::text, first_name, last_name, status, array_to_json(claims)::text from users where tenant_id = $1 and id = $2::uuid',
+    'select id::text, first_name, last_name, status, array_to_json(claims)::text, role_name, has_application_access::text from users where tenant_id = $1 and id = $2::uuid',
     [tenantId, userId.toLowerCase()],
   );
   if (!row) return undefined;
-  const [id, firstName, lastName, status, claims] = row;
-  return assigneeOptionOf({ id: id ?? '', firstName: firstName ?? '', lastName: lastName ?? '', status: status ?? '', claims: JSON.parse(claims ?? '[]') as string[] });
+  const [id, firstName, lastName, status, claims, roleName, hasApplicationAccess] = row;
+  return assigneeOptionOf({
+    id: id ?? '',
+    firstName: firstName ?? '',
+    lastName: lastName ?? '',
+    status: status ?? '',
+    claims: JSON.parse(claims ?? '[]') as string[],
+    roleName: roleName ?? '',
+    hasApplicationAccess: hasApplicationAccess === 'true',
+  });
 }
 
 export async function ownerOptions(db: Database, tenantId: string) {

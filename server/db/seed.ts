@@ -73,12 +73,16 @@ const managerClaims = [
   'document.download',
 ];
 
+/**
+ * The README's demo accounts. The admin staff ones hold application access (SUV §3
+ * HasApplicationAccess): without it the server withholds their application claims (issue 39).
+ */
 export const demoAccounts = [
-  { tenantId: 'demo', email: 'admin@demo.test', firstName: 'Avery', lastName: 'Admin', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
+  { tenantId: 'demo', email: 'admin@demo.test', firstName: 'Avery', lastName: 'Admin', roleName: 'Admin Staff (Full Access)', claims: [...allClaims], hasApplicationAccess: true },
   { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Application Manager (no admin, no user management)', claims: managerClaims },
   { tenantId: 'demo', email: 'staff@demo.test', firstName: 'Sam', lastName: 'Staff', roleName: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
-  { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'] },
-  { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims] },
+  { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'], hasApplicationAccess: true },
+  { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims], hasApplicationAccess: true },
   // Sign-in journeys (issue 31) change these accounts' passwords and second factors: no other test uses them.
   ...['reset', 'twostep', 'guesser'].map((name) => ({ tenantId: 'acme', email: `${name}@acme.test`, firstName: 'Jordan', lastName: name, roleName: 'Staff', claims: ['view.myapps', 'app.view'] })),
 ];

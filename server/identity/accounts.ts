@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
+import { effectiveClaims } from '../../src/domain/application-access.ts';
 
 export type User = typeof users.$inferSelect;
 
@@ -44,7 +45,8 @@ export function accessTokenClaims(user: User) {
     GlobalId: user.id,
     Tenant: user.tenantId,
     CreatedDate: user.createdAt.toISOString(),
-    Permissions: user.claims,
+    // In effect (application access withheld where revoked), so the portal's menus match the server.
+    Permissions: effectiveClaims(user),
   };
 }
 
