@@ -79,8 +79,16 @@ const labelExistsMessage = (name: string) => `A label named ${name} already exis
  * Unknown, another tenant's, cancelled and invisible applications are the detail's one 404.
  */
 export function registerApplicationActionRoutes({ app, db, access, config }: RouteContext, storage: FileStorage) {
-  // PGlite keeps freed bytes until vacuumed (it has no autovacuum); PostgreSQL vacuums on its own.
-  const freedSpace = freedSpaceScrubberFor(db, config.DATABASE_URL === undefined && config.DEPERSONALISE_SCRUB === 'on');
+  // PGlite keeps freed bytes until vacuumed (it has no autovacuum); PostgreSQL vacuums on its own,
+  // and here only the statistics' samples are refreshed.
+  const freedSpace = freedSpaceScrubberFor(
+    db,
+    config.DEPERSONALISE_SCRUB === 'off' ? 'off' : config.DATABASE_URL === undefined ? 'embedded' : 'postgres',
+  );
+  // Scrubs recorded but not done (the last server stopped first) are done once this one has started,
+  // in the background; a graceful stop finishes the run under way and leaves the rest recorded.
+  app.addHook('onReady', async () => freedSpace.schedule(app.log));
+  app.addHook('onClose', async () => freedSpace.close());
   const accessFor = (action: ApplicationAction) =>
     access.requireAccess({ ...viewApplicationRule, claims: claimOf(action) });
 

@@ -13,6 +13,7 @@ import {
   applicationRequirements,
   applications,
   outbox,
+  pendingScrubs,
   storedFileChunks,
 } from './schema.ts';
 
@@ -232,6 +233,9 @@ export async function depersonalise(
   // update's own included: they forget the application, and name no row any more, so a list
   // catching up across them is read again instead (catchUp in applications-list.ts).
   await tx.update(applicationListChanges).set({ applicationId: null, oldRow: null }).where(eq(applicationListChanges.applicationId, id));
+  // The old values stay on disk and in the statistics until the scrub (freed-space.ts): what it owes
+  // is recorded with the change itself, so a server stopped before scrubbing leaves it to the next start.
+  await tx.insert(pendingScrubs).values({ applicationId: id });
   await recordActivity(tx, actor, id, depersonalisedActivity(actor.displayName));
   return { keysToDelete: bytesInDatabase ? [] : keys };
 }
