@@ -69,3 +69,27 @@ test('a network failure is reported to the monitoring tunnel', async ({ page }) 
   expect(response.status()).toBe(200);
   expect(response.request().postData()).toContain('/api/account/info');
 });
+
+test('at 390 px the navigation menu holds the side navigation’s items at the same addresses; Help opens the help site (issue 39 point 2)', async ({ page }) => {
+  await signInAt(page, '/users', 'admin@demo.test');
+  const desktop = await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link')
+    .evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]));
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Navigation menu' }).click();
+  const menu = page.getByRole('menu', { name: 'Navigation' });
+  const mobile = await menu.getByRole('menuitem').evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]));
+  expect(mobile).toEqual(desktop);
+  expect(mobile.at(-1)).toEqual(['Help (opens in a new tab)', 'https://help.demo.test/']);
+  await page.screenshot({ path: 'test-results/shell-mobile-menu.png' });
+  // The help site is outside the test machine: the browser is answered for it.
+  await page.context().route('https://help.demo.test/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Help</title>' }));
+  const opened = page.context().waitForEvent('page');
+  await menu.getByRole('menuitem', { name: /^Help/ }).click();
+  const help = await opened;
+  await help.waitForLoadState();
+  expect(help.url()).toMatch(/^https:\/\/help\.demo\.test\//);
+  await help.close();
+  await expect(page).toHaveURL(/\/users$/);
+});

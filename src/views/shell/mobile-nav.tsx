@@ -3,8 +3,9 @@ import { Button } from '../ui/button.tsx';
 import { ExternalIcon, MenuIcon } from '../ui/icons.tsx';
 import { Menu, MenuItem, MenuPopover, MenuTrigger } from '../ui/menu.tsx';
 import { AriaRouterBridge } from '../ui/router-bridge.tsx';
+import focus from '../ui/focus.module.css';
 
-/** SUV §2: below 768 px the side navigation's items move into a hamburger menu. */
+/** SUV §2: below 768 px the side navigation's items (the same `navigationItems`, the same addresses and words) move into a hamburger menu. */
 export function MobileNav({ items }: { items: readonly NavigationItem[] }) {
   return (
     <AriaRouterBridge>
@@ -19,6 +20,7 @@ export function MobileNav({ items }: { items: readonly NavigationItem[] }) {
                 <MenuItem href={item.to} target="_blank" rel="noopener noreferrer" textValue={item.label}>
                   {item.label}
                   <ExternalIcon />
+                  <span className={focus.visuallyHidden}> (opens in a new tab)</span>
                 </MenuItem>
               ) : (
                 <MenuItem href={item.to} textValue={item.label}>
