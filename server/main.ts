@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { seedDemo, demoAccounts, demoPassword } from './db/seed.ts';
+import { seedDemo, demoBannerLines } from './db/seed.ts';
 import { warmListTables } from './db/buffer-warmup.ts';
 import { warmReports } from './pdf/report-warmup.ts';
 
@@ -23,12 +23,16 @@ const app = await buildApp({
 
 /**
  * Drains and closes once: `npm start` forwards a terminal's signal that the server also received
- * itself, so a second signal must not close the database again.
+ * itself, so a second signal must not close the database again. Readiness turns false first and
+ * stays so for SHUTDOWN_DRAIN_MS, so a load balancer stops sending requests here; then the server
+ * stops accepting, answers the requests it has (Fastify's close waits for them) and exits.
  */
 let shuttingDown: Promise<void> | undefined;
 const shutdown = () => {
   shuttingDown ??= (async () => {
     let code = 0;
+    app.startDraining();
+    if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
     try {
       await app.close();
     } catch (error) {
@@ -56,8 +60,7 @@ const readyMs = Math.round(performance.now() - startedAt);
 console.log(`Portal ready in ${readyMs} ms on ${database.kind === 'postgres' ? 'PostgreSQL' : `PGlite (${config.DATA_DIR})`}`);
 console.log(`  http://localhost:${port}        (tenant demo)`);
 console.log(`  http://acme.localhost:${port}   (tenant acme)`);
-console.log(`Demo accounts, password ${demoPassword}:`);
-for (const account of demoAccounts) console.log(`  ${account.email.padEnd(22)} ${account.roleName}`);
+for (const line of demoBannerLines()) console.log(line);
 
 // While the first users sign in, the list's tables are read into PGlite's (empty) buffer pool.
 warmListTables(database.db).then(

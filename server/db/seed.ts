@@ -79,7 +79,7 @@ const managerClaims = [
  */
 export const demoAccounts = [
   { tenantId: 'demo', email: 'admin@demo.test', firstName: 'Avery', lastName: 'Admin', roleName: 'Admin Staff (Full Access)', claims: [...allClaims], hasApplicationAccess: true },
-  { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Application Manager (no admin, no user management)', claims: managerClaims },
+  { tenantId: 'demo', email: 'manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roleName: 'Application Manager', claims: managerClaims },
   { tenantId: 'demo', email: 'staff@demo.test', firstName: 'Sam', lastName: 'Staff', roleName: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
   { tenantId: 'demo', email: 'readonly@demo.test', firstName: 'Riley', lastName: 'Reader', roleName: 'Admin Staff (Read Only)', claims: ['view.allapps.instance'], hasApplicationAccess: true },
   { tenantId: 'acme', email: 'admin@acme.test', firstName: 'Alex', lastName: 'Acme', roleName: 'Admin Staff (Full Access)', claims: [...allClaims], hasApplicationAccess: true },
@@ -121,9 +121,20 @@ async function insertMissingAccounts(db: Database, accounts: typeof demoAccounts
 }
 
 /** SUV §3 roles of every tenant: the two admin staff roles and the roles the demo accounts hold. */
-const demoRoles = [
+export const demoRoles = [
   { name: 'Admin Staff (Full Access)', claims: allClaims },
   { name: 'Admin Staff (Read Only)', claims: ['view.allapps.instance', 'app.view', 'comments.view', 'document.view'] },
   { name: 'Application Manager', claims: managerClaims },
   { name: 'Staff', claims: ['view.myapps', 'app.view', 'app.create', 'comment.add', 'comments.view', 'document.view'] },
 ];
+
+/** The tenant's four role names: every demo account holds one of them (issue 39 point 14). */
+export const tenantRoleNames: readonly string[] = demoRoles.map((role) => role.name);
+
+/** Every README demo account, the later ones included. */
+export const everyDemoAccount = [...demoAccounts, ...laterDemoAccounts];
+
+/** What `npm start` prints after the addresses: every README demo account and its role. */
+export function demoBannerLines(): string[] {
+  return [`Demo accounts, password ${demoPassword}:`, ...everyDemoAccount.map((account) => `  ${account.email.padEnd(22)} ${account.roleName}`)];
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, eq, like } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { and, asc, eq, like, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { accessTokenFor, api, hosts, signIn, startTestServer, type TestServer } from './harness.ts';
 import { applications, users } from '../../server/db/schema.ts';
@@ -146,5 +147,25 @@ describe('seeded accounts match the README', () => {
     const token = await accessTokenFor(server, seeded!.email);
     expect((await get('/api/application/list/all?q=', token)).statusCode).toBe(403);
     expect((await get(`/api/application/get/${applicationId}`, token)).statusCode).toBe(403);
+  });
+});
+
+describe('migration 0028 (a data directory seeded before)', () => {
+  it('gives the README admin and read-only accounts their access and the manager the tenant role, and nobody else anything', async () => {
+    const demoAdmins = ['admin@demo.test', 'readonly@demo.test', 'admin@acme.test'];
+    await server.db.update(users).set({ hasApplicationAccess: false }).where(sql`${users.email} in ('admin@demo.test', 'readonly@demo.test', 'admin@acme.test')`);
+    await server.db.update(users).set({ roleName: 'Application Manager (no admin, no user management)' }).where(eq(users.email, 'manager@demo.test'));
+    const seededWithout = async () => (await server.db.select().from(users).where(and(eq(users.hasApplicationAccess, false), like(users.email, `%@${seededStaffDomain('demo')}`)))).length;
+    const before = await seededWithout();
+    const migration = readFileSync(new URL('../../server/db/migrations/0028_demo_account_access.sql', import.meta.url), 'utf8');
+    for (const statement of migration.split('--> statement-breakpoint')) await server.db.execute(sql.raw(statement));
+    for (const email of demoAdmins) {
+      const [row] = await server.db.select().from(users).where(eq(users.email, email));
+      expect({ email, access: row!.hasApplicationAccess }).toEqual({ email, access: true });
+    }
+    const [manager] = await server.db.select().from(users).where(eq(users.email, 'manager@demo.test'));
+    expect(manager!.roleName).toBe('Application Manager');
+    expect(await seededWithout()).toBe(before);
+    expect(before).toBeGreaterThan(0);
   });
 });
