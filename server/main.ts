@@ -23,16 +23,12 @@ const app = await buildApp({
 
 /**
  * Drains and closes once: `npm start` forwards a terminal's signal that the server also received
- * itself, so a second signal must not close the database again. Readiness turns false first and
- * stays so for SHUTDOWN_DRAIN_MS, so a load balancer stops sending requests here; then the server
- * stops accepting, answers the requests it has (Fastify's close waits for them) and exits.
+ * itself, so a second signal must not close the database again.
  */
 let shuttingDown: Promise<void> | undefined;
 const shutdown = () => {
   shuttingDown ??= (async () => {
     let code = 0;
-    app.startDraining();
-    if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
     try {
       await app.close();
     } catch (error) {
