@@ -5,7 +5,7 @@ import { html, raw } from '../html.ts';
 import type { Database } from '../db/client.ts';
 import { completeBiometric, findByInviteToken } from '../db/verifications-store.ts';
 import type { IdentityVerificationProvider } from '../providers/identity-verification/identity-verification-provider.ts';
-import type { TypedApp } from './context.ts';
+import { tenantOf, type TypedApp } from './context.ts';
 import { overallResultText } from '../../src/domain/verifications.ts';
 import {
   overallResultOf,
@@ -20,6 +20,14 @@ import {
  * once, with the identity-verification sandbox's outcome for the person's name.
  */
 export const biometricInvitePath = (token: string) => `/entity-verification/sandbox/biometric/${token}`;
+
+/**
+ * How long the SMS's link works (issue 38 point 11): the portal tells staff to check back "in the
+ * next 48 hours" (SUV §9), so the link lasts that long, and no longer.
+ */
+export const biometricInviteLifetimeHours = 48;
+/** The link of a record sent after this instant still works. */
+const sentAfter = () => new Date(Date.now() - biometricInviteLifetimeHours * 3_600_000);
 export const biometricCompleteLabel = 'Complete verification';
 export const biometricDoneText =
   'Thank you. Your identity verification is complete; you can close this page.';
@@ -103,7 +111,8 @@ export function registerBiometricSandboxRoutes(
     '/entity-verification/sandbox/biometric/:token',
     { schema: { params: InviteParamsSchema } },
     async (request, reply) => {
-      const record = await findByInviteToken(db, request.params.token);
+      // Only on the tenant's own hosts: the token is the credential, the host says whose it may be.
+      const record = await findByInviteToken(db, tenantOf(request).id, request.params.token, sentAfter());
       if (!record || record.status !== 'Pending')
         return send(
           reply,
@@ -133,7 +142,8 @@ export function registerBiometricSandboxRoutes(
     '/entity-verification/sandbox/biometric/:token',
     { config: { application: 'none' }, schema: { params: InviteParamsSchema } },
     async (request, reply) => {
-      const record = await findByInviteToken(db, request.params.token);
+      // Only on the tenant's own hosts: the token is the credential, the host says whose it may be.
+      const record = await findByInviteToken(db, tenantOf(request).id, request.params.token, sentAfter());
       if (!record || record.status !== 'Pending')
         return send(
           reply,
@@ -150,7 +160,7 @@ export function registerBiometricSandboxRoutes(
       const overallResult = overallResultOf(result.outcome);
       const completed = await completeBiometric(
         db,
-        request.params.token,
+        { tenantId: record.tenantId, token: request.params.token, sentAfter: sentAfter() },
         {
           status: statusOfResult(overallResult),
           overallResult,

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import { verificationActivity, verifications } from './schema.ts';
 import { verificationPageSize, type VerificationService } from '../../src/schemas/verifications.schema.ts';
@@ -123,9 +123,16 @@ export async function setRefCode(db: Database, actor: Actor, kind: VerificationK
   });
 }
 
-/** The Pending biometric record the invite token belongs to (any tenant: the token is the credential). */
-export async function findByInviteToken(db: Database, token: string) {
-  const [record] = await db.select().from(verifications).where(eq(verifications.inviteToken, token)).limit(1);
+/**
+ * The biometric record the invite token belongs to, if it is this tenant's and was sent after
+ * `sentAfter` (the link's lifetime): a link opened on another tenant's host, or too late, names nothing.
+ */
+export async function findByInviteToken(db: Database, tenantId: string, token: string, sentAfter: Date) {
+  const [record] = await db
+    .select()
+    .from(verifications)
+    .where(and(eq(verifications.inviteToken, token), eq(verifications.tenantId, tenantId), gt(verifications.createdAt, sentAfter)))
+    .limit(1);
   return record;
 }
 
@@ -133,12 +140,26 @@ export async function findByInviteToken(db: Database, token: string) {
  * Completes a Pending biometric check once: the token is spent in the same statement, so a second
  * POST (or two at once) finds nothing to complete. Audited in the same transaction.
  */
-export async function completeBiometric(db: Database, token: string, outcome: { status: string; overallResult: string; providerReference: string }, completedAt: Date) {
+export async function completeBiometric(
+  db: Database,
+  link: { tenantId: string; token: string; sentAfter: Date },
+  outcome: { status: string; overallResult: string; providerReference: string },
+  completedAt: Date,
+) {
   return db.transaction(async (tx) => {
+    // The tenant and the lifetime again, in the statement that spends the token: the look before
+    // it does not hold a link that expires while the provider answers.
     const [record] = await tx
       .update(verifications)
       .set({ ...outcome, inviteToken: null, completedAt })
-      .where(and(eq(verifications.inviteToken, token), eq(verifications.status, 'Pending')))
+      .where(
+        and(
+          eq(verifications.inviteToken, link.token),
+          eq(verifications.tenantId, link.tenantId),
+          gt(verifications.createdAt, link.sentAfter),
+          eq(verifications.status, 'Pending'),
+        ),
+      )
       .returning();
     if (!record) return undefined;
     await tx.insert(verificationActivity).values({
