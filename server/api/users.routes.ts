@@ -21,6 +21,7 @@ import {
 } from '../../src/schemas/users.schema.ts';
 import { userClaimNames } from '../../src/domain/user-claims.ts';
 import { isAdminStaffRole, userStatusDisplay, type UserAction } from '../../src/domain/user-status.ts';
+import { australianMobileOnlyText, isAustralianMobile } from '../../src/domain/australian-mobile.ts';
 import { cleanPersonalisedMessage } from '../providers/mail/compose.ts';
 import { attachmentHeader } from '../content-disposition.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
@@ -48,6 +49,7 @@ import {
 } from '../identity/invitations.ts';
 import { requestOrigin, type AccessRule } from './auth.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
+import { tenantSettingsOf } from './configuration.routes.ts';
 
 /** SUV §6 user-management claims (shared with the page). */
 export const userClaims = userClaimNames;
@@ -194,6 +196,9 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
       const lastName = cleanName(body.lastName);
       if (!firstName) throw badRequest('firstName: must hold visible characters');
       if (!lastName) throw badRequest('lastName: must hold visible characters');
+      // The tenant's setting holds here as in the modal: the API may be called without the portal.
+      if (tenantSettingsOf(tenant).AustralianMobileNumberOnly && !isAustralianMobile(body.MobileNumber))
+        throw badRequest(`MobileNumber: ${australianMobileOnlyText}`);
       const email = body.email.trim().toLowerCase();
       const role = await findTenantRole(db, tenant.id, body.RoleId);
       if (!role) return { ErrorNo: 2, Message: inviteTexts.unknownRole, UserGuid: '' };

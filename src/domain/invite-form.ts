@@ -1,5 +1,6 @@
 import { getCountries, isSupportedCountry, isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js/mobile';
 import { isAdminStaffRole } from './user-status.ts';
+import { isAustralianMobile } from './australian-mobile.ts';
 
 /**
  * SUV §2/§5 the Invite User form's rules. This module carries the phone metadata
@@ -33,7 +34,8 @@ const digitsOf = (mobile: string) => mobile.replace(/\s/g, '');
 export function phoneError(mobile: string, country: string, australianOnly: boolean): string | undefined {
   const digits = digitsOf(mobile);
   if (digits === '') return requiredText;
-  if (australianOnly || country === 'au') return /^04\d{8}$/.test(digits) ? undefined : invalidPhoneText;
+  // The input holds digits and spaces only (phoneInputOf), so this is the 04 form.
+  if (australianOnly || country === 'au') return isAustralianMobile(digits) ? undefined : invalidPhoneText;
   const code = country.toUpperCase();
   return isSupportedCountry(code) && isValidPhoneNumber(digits, code) ? undefined : invalidPhoneText;
 }
