@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signInAt } from './support.ts';
+import { axeViolations, signInAt } from './support.ts';
 
 const columnTable = (page: Page) => page.getByRole('region', { name: 'Column configuration' });
 
@@ -41,20 +41,33 @@ test.describe('tenant configuration', () => {
     }
   });
 
-  test('the page is blank without the admin claim', async ({ page }) => {
-    // The page is lazy: absence means something only once its module has loaded and rendered, so
-    // wait for the module, for the Suspense fallback to go, and for React to commit (two frames;
-    // a page that ignored the claim renders its heading in its first commit).
-    const pageModule = page.waitForResponse((response) => /\/admin-configuration-page[^/]*\.js$/.test(response.url()));
+  test('without the admin claim: the no-access screen with its heading one, no configuration, and axe finds nothing (issue 39 point 21)', async ({ page }) => {
     await signInAt(page, '/admin', 'staff@demo.test');
-    expect((await pageModule).ok()).toBe(true);
-    await expect(page.getByRole('main')).toBeVisible();
-    await expect(page.getByRole('main').getByText('Loading...')).toHaveCount(0);
-    await page.evaluate(
-      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)))),
-    );
-    await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toHaveCount(0);
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Admin', level: 1 })).toBeVisible();
+    await expect(main.getByRole('alert')).toHaveText('You do not have permission to view this page.');
     await expect(page.getByRole('heading', { name: 'Column configuration' })).toHaveCount(0);
     await expect(page.getByRole('checkbox')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/admin-no-access.png' });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+test.describe('no-access screens (issue 39 point 8)', () => {
+  test('/reports without reports.login shows the no-access screen as /users does, and asks the server nothing', async ({ page }) => {
+    const summaries: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/reports')) summaries.push(request.url());
+    });
+    await signInAt(page, '/reports', 'staff@demo.test');
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+    await expect(main.getByRole('alert')).toHaveText('You do not have permission to view this page.');
+    await expect(main.getByText('The report could not be loaded.')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/reports-no-access.png' });
+    expect(summaries).toEqual([]);
+    await page.goto('/users');
+    await expect(main.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+    await expect(main.getByRole('alert')).toHaveText('You do not have permission to view this page.');
   });
 });

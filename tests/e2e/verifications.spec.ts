@@ -252,6 +252,31 @@ test.describe('verifications (issue 29)', () => {
     await signInAt(page, '/verifications', 'staff@demo.test');
     await expect(page).toHaveURL(/\/list/);
   });
+
+  test('a verification detail without the entity-verification claim goes to /list too, asking nothing (issue 39 point 8)', async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/entity-verification/')) asked.push(request.url());
+    });
+    await signInAt(page, '/verifications/details/V1', 'staff@demo.test');
+    await expect(page).toHaveURL(/\/list$/);
+    expect(asked).toEqual([]);
+  });
+
+  test('the verifier (no applications claim) lands on Verifications, Individual tab, from / (issue 39 point 9)', async ({ page }) => {
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/application(s)?\/list/i.test(request.url())) lists.push(request.url());
+    });
+    await signInAt(page, '/', 'verifier@demo.test');
+    await expect(page).toHaveURL(/\/verifications(\?|$)/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Verifications' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'Individual' })).toBeChecked();
+    await waitForList(page);
+    await expect(page.getByText('The applications could not be loaded')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/verifications-verifier-landing.png' });
+    expect(lists).toEqual([]);
+  });
 });
 
 test.describe('verifications accessibility (issue 29)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { navigationItems } from '../../src/domain/navigation.ts';
+import { landingPath, navigationItems } from '../../src/domain/navigation.ts';
 import { applicationDetailTitle, applicationListPathFrom } from '../../src/domain/page-titles.ts';
 import { brandProperties } from '../../src/views/shell/branding.ts';
 import { contrastRatio } from '../../src/domain/chart-colours.ts';
@@ -66,5 +66,22 @@ describe('brandProperties', () => {
   it("gives acme's green an active navigation shade white text can sit on (issue 32: it was 3.74:1)", () => {
     const properties = new Map(brandProperties({ PrimaryColor: '#1f7a4d', SecondaryColor: '#c2410c' }));
     expect(contrastRatio(properties.get('--brand-nav-active') ?? '', '#ffffff')).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('where / lands (issue 39 point 9)', () => {
+  it('with an applications claim: My Apps, else All Apps (AM §2)', () => {
+    expect(landingPath(['view.myapps', 'entityverification.access'])).toBe('/list');
+    expect(landingPath(['view.allapps.location', 'usermanagement.access'])).toBe('/list/all');
+  });
+  it('without one: the first area of the side navigation the person may use', () => {
+    expect(landingPath(['entityverification.access', 'entityverification.individual'])).toBe('/verifications');
+    expect(landingPath(['reports.login', 'usermanagement.access'])).toBe('/reports');
+    expect(landingPath(['usermanagement.access'])).toBe('/users');
+  });
+  it('ID Verification and Settings are not areas of their own (they open the list); with nothing, /list as SUV §2 says', () => {
+    expect(landingPath(['labid.login', 'portal.settings', 'usermanagement.access'])).toBe('/users');
+    expect(landingPath(['labid.login', 'portal.settings'])).toBe('/list');
+    expect(landingPath([])).toBe('/list');
   });
 });

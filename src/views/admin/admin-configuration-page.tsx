@@ -7,15 +7,19 @@ import {
   type SaveOutcome,
 } from '../../machines/admin-configuration.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
+import { NoAccessPage } from '../shell/no-access-page.tsx';
 import { Button } from '../ui/button.tsx';
 import { Checkbox } from '../ui/checkbox.tsx';
 import { Loader } from '../ui/loader.tsx';
 import styles from './admin-configuration.module.css';
 
-/** AM §2 /admin: the tenant configuration page; blank without the admin claim. */
+/**
+ * AM §2 /admin: the tenant configuration page. Without the admin claim AM says blank; it shows the
+ * no-access screen instead, whose heading a screen reader needs (issue 39 point 21, decision 009).
+ */
 export function AdminConfigurationPage() {
   const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
-  if (!canConfigureTenant(claims)) return null;
+  if (!canConfigureTenant(claims)) return <NoAccessPage title="Admin" />;
   return (
     <AdminConfigurationContext.Provider>
       <section className={styles.page} aria-labelledby="admin-heading">

@@ -2,6 +2,8 @@ import { Suspense, useEffect, useId, useRef, useState, type ReactNode } from 're
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { defaultListQuery } from '../../domain/application-query.ts';
 import { listHref } from '../../domain/list-view.ts';
+import { areaClaims } from '../../domain/navigation.ts';
+import { hasClaim } from '../../domain/permissions.ts';
 import { chartColours } from '../../domain/chart-colours.ts';
 import {
   completedTable,
@@ -14,9 +16,10 @@ import {
   type DrillDown,
   type ReportTable,
 } from '../../domain/report-tables.ts';
-import { ReportsContext } from '../../machines/reports.machine.ts';
+import { knownToday, ReportsContext } from '../../machines/reports.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
 import type { ReportSummary } from '../../schemas/reports.schema.ts';
+import { NoAccessPage } from '../shell/no-access-page.tsx';
 import { Button } from '../ui/button.tsx';
 import { preloadableLazy } from '../ui/preloadable-lazy.tsx';
 import { ReportRangePicker, type DayRange } from './report-range-picker.tsx';
@@ -24,14 +27,19 @@ import type { ChartKind, ReportChartProps } from './report-chart.tsx';
 import styles from './reports.module.css';
 
 // The charts' code (apexcharts) is fetched as soon as this page's code runs, beside the figures.
-const charts = preloadableLazy<ReportChartProps>(() => import('./report-chart.tsx').then((module) => ({ default: module.ReportChart })));
+const charts = preloadableLazy<ReportChartProps>(() =>
+  import('./report-chart.tsx').then((module) => ({ default: module.ReportChart })),
+);
 void charts.preload();
 
 const chartHeight = 280;
 
 /** SUV §2 /reports (issue 30): the five charts of the tenant's own applications. */
 export function ReportsPage() {
+  const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
   const [params] = useSearchParams();
+  // Without the claim the summary would only be refused: the no-access screen, as /users shows (issue 39 point 8).
+  if (!hasClaim(claims, areaClaims.reports)) return <NoAccessPage title="Reports" />;
   const range = { from: params.get('from') ?? '', to: params.get('to') ?? '' };
   return (
     <ReportsContext.Provider options={{ input: { range } }}>
@@ -43,7 +51,14 @@ export function ReportsPage() {
 function ReportsView({ range }: { range: DayRange }) {
   const send = ReportsContext.useActorRef().send;
   const summary = ReportsContext.useSelector((snapshot) => snapshot.context.summary);
+  const problem = ReportsContext.useSelector((snapshot) => snapshot.context.problem);
   const failed = ReportsContext.useSelector((snapshot) => snapshot.matches({ data: 'failed' }));
+  const invalid = ReportsContext.useSelector((snapshot) => snapshot.matches({ data: 'invalid' }));
+  // The figures drawn are those of the address's range (or, while another loads, the last ones):
+  // never a range the picker no longer shows (issue 39 point 4).
+  const showsFigures = ReportsContext.useSelector(
+    (snapshot) => snapshot.matches({ data: 'loaded' }) || snapshot.matches({ data: 'refreshing' }),
+  );
   const busy = ReportsContext.useSelector((snapshot) => snapshot.hasTag('busy'));
   const chartsShown = ReportsContext.useSelector((snapshot) => snapshot.matches({ charts: 'shown' }));
   const [, setParams] = useSearchParams();
@@ -63,7 +78,11 @@ function ReportsView({ range }: { range: DayRange }) {
     <section className={styles.page} aria-labelledby="page-heading" aria-busy={busy}>
       <div className={styles.heading}>
         <h1 id="page-heading">Reports</h1>
-        <ReportRangePicker value={shownRange} onChange={(next) => setParams({ from: next.from, to: next.to })} />
+        <ReportRangePicker
+          value={shownRange}
+          today={knownToday(summary)}
+          onCommit={(next) => setParams({ from: next.from, to: next.to })}
+        />
       </div>
       {failed && (
         <div role="alert" className={styles.failed}>
@@ -71,14 +90,22 @@ function ReportsView({ range }: { range: DayRange }) {
           <Button onPress={() => send({ type: 'report.retry' })}>Retry</Button>
         </div>
       )}
-      {summary && (
+      {/* Asking again cannot succeed: the reason, and no Retry (issue 39 point 5). */}
+      {invalid && (
+        <div role="alert" className={styles.failed}>
+          <p>This date range cannot be reported: {problem}</p>
+        </div>
+      )}
+      {summary && showsFigures && (
         <p className={styles.muted}>
           Applications you can see, {summary.From} to {summary.To} ({summary.TimeZone} time).
         </p>
       )}
-      <div className={styles.grid}>
-        <ReportCards summary={chartsShown ? summary : undefined} />
-      </div>
+      {!failed && !invalid && (
+        <div className={styles.grid}>
+          <ReportCards summary={chartsShown && showsFigures ? summary : undefined} />
+        </div>
+      )}
     </section>
   );
 }
@@ -116,14 +143,23 @@ function ReportCards({ summary }: { summary: ReportSummary | undefined }) {
         'Completed Applications',
         <div role="group" aria-label="Completed Applications by" className={styles.periodSwitch}>
           {(['month', 'quarter'] as const).map((value) => (
-            <Button key={value} variant={period === value ? 'primary' : 'secondary'} aria-pressed={period === value} onPress={() => setPeriod(value)}>
+            <Button
+              key={value}
+              variant={period === value ? 'primary' : 'secondary'}
+              aria-pressed={period === value}
+              onPress={() => setPeriod(value)}
+            >
               {value === 'month' ? 'By month' : 'By quarter'}
             </Button>
           ))}
         </div>,
       )}
       {card('columns', summary && timeToCompleteTable(summary), 'Time to Complete')}
-      {card('horizontalBars', summary && lastSectionsTable(summary), 'Last Section for Incomplete Applications')}
+      {card(
+        'horizontalBars',
+        summary && lastSectionsTable(summary),
+        'Last Section for Incomplete Applications',
+      )}
     </>
   );
 }
@@ -142,7 +178,9 @@ interface ReportCardProps {
 function ReportCard({ title, kind, table, colours, hrefOf, onDrillDown, extra }: ReportCardProps) {
   const [asTable, setAsTable] = useState(false);
   const headingId = useId();
-  const placeholder = <div className={styles.placeholder} style={{ height: chartHeight }} aria-hidden="true" />;
+  const placeholder = (
+    <div className={styles.placeholder} style={{ height: chartHeight }} aria-hidden="true" />
+  );
   return (
     <section className={styles.card} aria-labelledby={headingId}>
       <div className={styles.cardHeader}>
@@ -164,8 +202,18 @@ function ReportCard({ title, kind, table, colours, hrefOf, onDrillDown, extra }:
           <FiguresTable table={table} hrefOf={hrefOf} />
         ) : (
           <Suspense fallback={placeholder}>
-            <div role="img" aria-label={`${title}: chart; use View as table for the figures`} data-chart={kind}>
-              <charts.Component kind={kind} table={table} colours={colours} height={chartHeight} onDrillDown={onDrillDown} />
+            <div
+              role="img"
+              aria-label={`${title}: chart; use View as table for the figures`}
+              data-chart={kind}
+            >
+              <charts.Component
+                kind={kind}
+                table={table}
+                colours={colours}
+                height={chartHeight}
+                onDrillDown={onDrillDown}
+              />
             </div>
           </Suspense>
         )}
@@ -176,7 +224,13 @@ function ReportCard({ title, kind, table, colours, hrefOf, onDrillDown, extra }:
 }
 
 /** The chart's figures as a real table; each drillable figure is a link to its list. */
-function FiguresTable({ table, hrefOf }: { table: ReportTable; hrefOf: (drillDown: DrillDown | undefined) => string | undefined }) {
+function FiguresTable({
+  table,
+  hrefOf,
+}: {
+  table: ReportTable;
+  hrefOf: (drillDown: DrillDown | undefined) => string | undefined;
+}) {
   return (
     <table className={styles.table}>
       <caption className={styles.caption}>{table.title}</caption>
@@ -193,7 +247,12 @@ function FiguresTable({ table, hrefOf }: { table: ReportTable; hrefOf: (drillDow
         {table.rows.map((row, rowIndex) => (
           <tr key={rowIndex}>
             {row.map((cell, cellIndex) => {
-              if (cellIndex === 0) return <th key={cellIndex} scope="row">{cell.value}</th>;
+              if (cellIndex === 0)
+                return (
+                  <th key={cellIndex} scope="row">
+                    {cell.value}
+                  </th>
+                );
               const href = hrefOf(cell.drillDown);
               return <td key={cellIndex}>{href ? <Link to={href}>{cell.value}</Link> : cell.value}</td>;
             })}

@@ -1,7 +1,9 @@
 import { useMachine } from '@xstate/react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { verificationDetailsMachine } from '../../machines/verification-details.machine.ts';
-import { detailDate, isFinishedStatus, numericPart, overallResultText, statusText, typeText } from '../../domain/verifications.ts';
+import { detailDate, isFinishedStatus, numericPart, overallResultText, statusText, typeText, verificationClaims } from '../../domain/verifications.ts';
+import { hasClaim } from '../../domain/permissions.ts';
+import { SessionContext } from '../../machines/session.machine.ts';
 import { Button } from '../ui/button.tsx';
 import { Loader } from '../ui/loader.tsx';
 import styles from './verifications.module.css';
@@ -9,6 +11,9 @@ import styles from './verifications.module.css';
 /** SUV §2 Verification details page (/verifications/details/V{n}). */
 export function VerificationDetailsPage() {
   const { id = '' } = useParams();
+  const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
+  // SUV §2: without the entity-verification claim, /list, as /verifications does (issue 39 point 8).
+  if (!hasClaim(claims, verificationClaims.access)) return <Navigate to="/list" replace />;
   return <Details key={id} id={id} />;
 }
 
