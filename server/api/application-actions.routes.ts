@@ -369,7 +369,7 @@ export function registerApplicationActionRoutes({ app, db, access, config }: Rou
   app.put(
     '/api/application/depersonalise/:guid',
     {
-      config: { application: applicationGuidIn('params', 'guid') },
+      config: { application: applicationGuidIn('params', 'guid'), erasesApplications: true },
       preValidation: accessFor('depersonalise'),
       schema: { params: GuidParamsSchema, response: { 200: DepersonaliseResponseSchema } },
     },

@@ -1,6 +1,8 @@
 import { ReportQuerySchema } from '../../src/schemas/application-actions.schema.ts';
 import { badRequest } from '../http-error.ts';
-import { applicationActivity } from '../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { depersonalisedStatus } from '../../src/domain/application-write-rule.ts';
+import { applicationActivity, applications } from '../db/schema.ts';
 import { buildApplicationReport, reportFileName, type ReportKind } from '../pdf/application-report.ts';
 import { actionableDetailByGuid, enforceActionRule } from './application-action-checks.ts';
 import { viewApplicationRule } from './application-detail.routes.ts';
@@ -32,15 +34,16 @@ export function registerReportRoutes({ app, db, access }: RouteContext) {
       const kind: ReportKind = detail.IsComplete ? 'Final' : 'Draft';
       const pdf = await buildApplicationReport({ kind, tenantName: tenant.name, detail, generatedAt: new Date(), generatedBy: principal.displayName });
       // Fastify answers HEAD with this handler too: a HEAD carries no report away, so it records nothing.
+      // A depersonalised application's report carries no personal data, and nothing may be added to
+      // it (issue 38 point 14): the entry is written only while the row, taken FOR SHARE so that a
+      // depersonalise under way is waited for, is not depersonalised (one statement).
       if (request.method === 'GET') {
-        await db.transaction(async (tx) => {
-          await tx.insert(applicationActivity).values({
-            tenantId: tenant.id,
-            applicationId: detail.ApplicationID,
-            userId: principal.userId,
-            activity: reportGeneratedActivity(item.DisplayName, principal.displayName),
-          });
-        });
+        await db.execute(sql`
+          insert into ${applicationActivity} (tenant_id, application_id, user_id, activity)
+          select ${tenant.id}, id, ${principal.userId}::uuid, ${reportGeneratedActivity(item.DisplayName, principal.displayName)}
+            from ${applications}
+           where id = ${detail.ApplicationID} and status <> ${depersonalisedStatus}
+             for share`);
       }
       return reply
         .type('application/pdf')

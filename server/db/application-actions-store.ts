@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { signingModeLabel, type ActionFacts } from '../../src/domain/application-actions.ts';
 import type { Database } from './client.ts';
 import { toSql, type Actor } from './applications-store.ts';
@@ -113,6 +113,22 @@ export async function lockVisibleApplication(tx: Tx, actor: Actor, key: Applicat
   const result = await tx.execute(toSql(`select ${actionColumnsText} from applications where ${condition} and ${visible.condition} for update`, params.values));
   const [row] = rowsOf(result);
   return actionApplicationOf(row && typeof row === 'object' ? Object.values(row).map((value) => (value === null ? null : String(value))) : undefined);
+}
+
+/**
+ * Locks the applications a write request names, in id order (two requests naming the same ones
+ * cannot wait on each other), until the transaction ends, and answers their statuses as they are
+ * now: a depersonalise that committed meanwhile is seen, one still running is waited for
+ * (server/api/application-write-rule.ts).
+ */
+export async function lockApplicationsForWrite(tx: Tx, ids: readonly number[]): Promise<string[]> {
+  const rows = await tx
+    .select({ status: applications.status })
+    .from(applications)
+    .where(inArray(applications.id, [...ids]))
+    .orderBy(applications.id)
+    .for('update');
+  return rows.map((row) => row.status);
 }
 
 /**

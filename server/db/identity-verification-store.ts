@@ -134,7 +134,9 @@ export async function recordVerification(
   activity: string,
 ): Promise<boolean> {
   const flag = sql.raw(flagColumn[verificationModeRules[mode].flag]);
-  const rows = await db.execute<{ id: number }>(sql`
+  // In a transaction of its own: the write rule takes the application's row first and checks its
+  // status there, so no verification (its activity names the person) lands after an erasure (issue 38).
+  const rows = await db.transaction((tx) => tx.execute<{ id: number }>(sql`
     with updated as (
       update application_requirements
          set result = ${update.result},
@@ -147,7 +149,7 @@ export async function recordVerification(
    returning id)
     insert into application_activity (tenant_id, application_id, user_id, activity)
     select ${actor.tenantId}, ${applicationId}, ${actor.userId}::uuid, ${activity} from updated
-    returning id`);
+    returning id`));
   return rowsOf(rows).length > 0;
 }
 

@@ -69,9 +69,9 @@ export const actionRules = {
   cancel: { claim: 'app.cancel', stateProblem: unlessGone },
   depersonalise: {
     claim: 'app.depersonalise',
-    // A cancelled one is closed to it too (the write rule): it still opens, read-only (issue 32).
-    stateProblem: (facts) =>
-      facts.Status === depersonalised ? 'This application has already been depersonalised.' : unlessGone(facts),
+    // Cancelled is closed for work, not for erasure (issue 38 point 6): the person is still owed
+    // it. Depersonalised is final. The server lets it past the write rule (config.erasesApplications).
+    stateProblem: (facts) => (facts.Status === depersonalised ? 'This application has already been depersonalised.' : undefined),
   },
   assign: { claim: 'app.assign', stateProblem: unlessGone },
   setLabel: { claim: 'label.assign', stateProblem: unlessGone },

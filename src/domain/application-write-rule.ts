@@ -7,7 +7,11 @@
  * Depersonalised is final: nothing may be added or changed (a comment, a document, a verification,
  * a label, an e-mail, a save through an e-mailed link), so no personal value can come back and no
  * record can claim something happened to a person who is no longer named. Cancelled is closed
- * too (AM §4 "Cancel removes the application from listings"; its detail still opens, read-only).
+ * too (AM §4 "Cancel removes the application from listings"; its detail still opens, read-only),
+ * to everything but depersonalise: erasure is still owed to the person (issue 38 point 6).
+ *
+ * The rule holds inside each write's own transaction, not only before it (issue 38 point 2): see
+ * server/api/application-write-rule.ts.
  */
 
 export const depersonalisedStatus = 'Depersonalised';

@@ -88,6 +88,12 @@ describe('Actions menu (AM §2)', () => {
     expect(labels(app({ Status: 'Depersonalised', IsComplete: true }), allClaims)).toEqual(['Draft Report', 'Summary']);
   });
 
+  it('offers Depersonalise on a cancelled application where the claim allows, and nothing else that writes (issue 38 point 6)', () => {
+    expect(labels(app({ Status: 'Cancelled' }), allClaims)).toEqual(['Draft Report', 'Summary', 'Depersonalise Application']);
+    expect(labels(app({ Status: 'Cancelled', IsComplete: true }), allClaims)).toEqual(['Draft Report', 'Summary', 'Depersonalise Application']);
+    expect(labels(app({ Status: 'Cancelled' }), allClaims.filter((claim) => claim !== 'app.depersonalise'))).toEqual(['Draft Report', 'Summary']);
+  });
+
   it('is hidden for a person holding none of its claims', () => {
     expect(actionsMenu(app({}), ['view.allapps.instance', 'app.view', 'app.edit'])).toEqual({ state: 'hidden' });
   });

@@ -34,7 +34,8 @@ const specStateRule: Record<ApplicationAction, (f: ActionFacts) => boolean> = {
   generateReport: () => true,
   triggerApi: (f) => f.IsComplete && live(f),
   cancel: live,
-  depersonalise: live,
+  // Issue 38 point 6: cancelled is closed for work, not for erasure; depersonalised is final.
+  depersonalise: (f) => f.Status !== 'Depersonalised',
   assign: live,
   setLabel: live,
   changeOwner: live,

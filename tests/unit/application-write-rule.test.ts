@@ -27,14 +27,14 @@ describe('applicationWriteProblem', () => {
     }
   });
 
-  it('leaves a cancelled application nothing that writes, complete or not: its detail opens read-only (issue 32)', () => {
+  it('leaves a cancelled application nothing that writes but depersonalise, complete or not: its detail opens read-only (issues 32, 38)', () => {
     const claims = Object.values(actionRules).flatMap((rule) => (typeof rule.claim === 'string' ? [rule.claim] : []));
     claims.push('app.generatefinalreport', 'app.generatedraftreport');
     for (const IsComplete of [false, true]) {
       const facts = { Status: 'Cancelled', IsComplete, ApplicationModeCode: 'Online' };
       const open = Object.keys(actionRules).filter((action) => actionVerdict(action as keyof typeof actionRules, facts, claims).allowed);
-      // A report is read (GET), never written.
-      expect(open, String(IsComplete)).toEqual(['generateReport']);
+      // A report is read (GET), never written; erasure is still owed to the person (issue 38 point 6).
+      expect(open, String(IsComplete)).toEqual(['generateReport', 'depersonalise']);
     }
   });
 });

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { accessTokenFor, hosts, startTestServer, type TestServer } from './harness.ts';
+import { applicationActivity, applicationApplicants, applications } from '../../server/db/schema.ts';
+
+/**
+ * Issue 38 point 6: a cancelled application is closed for work, not for erasure: depersonalise
+ * works on it, and is still refused once it is depersonalised. Point 14: a report of a
+ * depersonalised application writes nothing to its activity feed (the feed records reports because
+ * a report carries personal data out of the portal; this one carries none, and nothing may be
+ * added to a depersonalised application).
+ */
+
+let server: TestServer;
+let admin: string;
+let targets: { id: number; guid: string }[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await accessTokenFor(server, 'admin@demo.test');
+  targets = await server.db
+    .select({ id: applications.id, guid: applications.guid })
+    .from(applications)
+    .where(and(eq(applications.tenantId, 'demo'), sql`${applications.status} not in ('Cancelled', 'Depersonalised', 'Complete')`, sql`${applications.dateCompleted} is null`))
+    .orderBy(asc(applications.id))
+    .limit(4);
+});
+afterAll(() => server.close());
+
+const as = { host: hosts.demo };
+const depersonalise = (guid: string) =>
+  server.app.inject({ method: 'PUT', url: `/api/application/depersonalise/${guid}`, headers: { ...as, authorization: `Bearer ${admin}` } });
+const cancel = (guid: string) =>
+  server.app.inject({
+    method: 'POST',
+    url: '/api/application/cancel',
+    headers: { ...as, authorization: `Bearer ${admin}` },
+    payload: { ApplicationCancellations: [{ ApplicationGuid: guid }] },
+  });
+const draftReport = (guid: string) =>
+  server.app.inject({ method: 'GET', url: `/api/report?ApplicationGuid=${guid}&ReportName=DraftReport`, headers: { ...as, authorization: `Bearer ${admin}` } });
+const feed = async (id: number) =>
+  (await server.db.select({ activity: applicationActivity.activity }).from(applicationActivity).where(eq(applicationActivity.applicationId, id)).orderBy(asc(applicationActivity.id))).map(
+    (entry) => entry.activity,
+  );
+
+describe('depersonalise a cancelled application (issue 38 point 6)', () => {
+  it('depersonalises a cancelled application, its personal data gone, and refuses a second time', async () => {
+    const target = targets[0]!;
+    const [before] = await server.db.select({ accountName: applications.accountName }).from(applications).where(eq(applications.id, target.id));
+    expect(before!.accountName).not.toBe('Depersonalised');
+    const cancelled = await cancel(target.guid);
+    expect(cancelled.json()).toEqual({ Results: [{ ApplicationGuid: target.guid, Success: true }] });
+
+    const erased = await depersonalise(target.guid);
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json()).toEqual({ OverallSuccess: true, ErrorMessage: '' });
+    const [row] = await server.db
+      .select({ status: applications.status, previousStatus: applications.previousStatus, accountName: applications.accountName, primaryEmail: applications.primaryEmail })
+      .from(applications)
+      .where(eq(applications.id, target.id));
+    expect(row).toEqual({ status: 'Depersonalised', previousStatus: 'Cancelled', accountName: 'Depersonalised', primaryEmail: '' });
+    const people = await server.db.select({ firstName: applicationApplicants.firstName, email: applicationApplicants.email }).from(applicationApplicants).where(eq(applicationApplicants.applicationId, target.id));
+    expect(people.length).toBeGreaterThan(0);
+    for (const person of people) expect(person).toEqual({ firstName: 'Depersonalised', email: '' });
+
+    const again = await depersonalise(target.guid);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('This application has been depersonalised.');
+  });
+
+  it('still refuses every other write to a cancelled application', async () => {
+    const target = targets[1]!;
+    expect((await cancel(target.guid)).statusCode).toBe(200);
+    const comment = await server.app.inject({
+      method: 'POST',
+      url: `/api/comment/${target.id}`,
+      headers: { ...as, authorization: `Bearer ${admin}` },
+      payload: { Comment: 'After the cancel' },
+    });
+    expect(comment.statusCode).toBe(409);
+    expect(comment.json().message).toBe('This application has been cancelled.');
+  });
+});
+
+describe('a report of a depersonalised application (issue 38 point 14)', () => {
+  it('is recorded in the feed while the application is personal, and writes nothing once it is depersonalised', async () => {
+    const target = targets[2]!;
+    const first = await draftReport(target.guid);
+    expect(first.statusCode, first.body).toBe(200);
+    const recorded = await feed(target.id);
+    expect(recorded.at(-1)).toBe('Draft Report generated by Avery Admin');
+
+    expect((await depersonalise(target.guid)).statusCode).toBe(200);
+    const erased = await feed(target.id);
+    expect(erased.at(-1)).toBe('Application depersonalised by Avery Admin');
+    const report = await draftReport(target.guid);
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.headers['content-type']).toBe('application/pdf');
+    expect(await feed(target.id)).toEqual(erased);
+  });
+});
