@@ -83,6 +83,8 @@ export async function recordWrongMfaCode(db: Pick<Database, 'update'>, userId: s
       mfaFailedAttempts: count,
       mfaFailuresSince: sql`case when ${windowOpen} then ${users.mfaFailuresSince} else now() end`,
       status: sql`case when ${count} >= ${maxFailedMfaCodes} then 'LockedMFAAttempts' else ${users.status} end`,
+      // When the lock began, as the password lock records it: the users page row shows it (issue 38 point 13).
+      lockedAt: sql`case when ${count} >= ${maxFailedMfaCodes} and ${users.status} <> 'LockedMFAAttempts' then now() else ${users.lockedAt} end`,
     })
     .where(eq(users.id, userId))
     .returning({ status: users.status });

@@ -8,7 +8,9 @@ import { users } from '../db/schema.ts';
 import { findUserByEmail, findUserById, maxFailedSignIns, recordWrongPassword, signInStatuses } from './accounts.ts';
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
-import { lockIfInactive } from './account-status.ts';
+import { inactivityDaysOf, lockIfInactive } from './account-status.ts';
+import { lockedMfaMessage } from './mfa-pages.ts';
+import { isLockedStatus } from '../../src/domain/user-status.ts';
 import { afterPasswordStep } from './mfa-interaction.ts';
 import { federatedLogin, federatedParameters } from './federated-sign-in.ts';
 import { notFound } from '../http-error.ts';
@@ -22,9 +24,19 @@ import { auditLock, lockActivities, lockSourceOf } from './lock-audit.ts';
 export const wrongCredentialsMessage = 'The email or password is incorrect.';
 export const lockedMessage =
   'Your account is locked after too many failed sign-in attempts. Please contact your administrator to unlock it.';
-/** What a locked person can do about it: the tenant's support contacts (issue 27 point 11). */
-export const lockedHelp = (tenant: { supportEmail: string; supportPhone: string }) =>
-  `${lockedMessage} You can also reach support at ${tenant.supportEmail} or ${tenant.supportPhone}.`;
+export const inactivityLockMessage = (days: number) =>
+  `Your account is locked because it was not used for ${days > 0 ? `${days} days` : 'a long time'}. Please contact your administrator to unlock it.`;
+
+/** SUV §4: each lock says its own reason (issue 39 point 13); the tenant's setting gives the inactivity days. */
+export function lockReason(status: string, tenantSettings: unknown): string {
+  if (status === 'LockedMFAAttempts') return lockedMfaMessage;
+  if (status === 'LockInactivity') return inactivityLockMessage(inactivityDaysOf(tenantSettings));
+  return lockedMessage;
+}
+
+/** What a locked person can do about it: the tenant's support contacts (issue 27 point 11), after the lock's reason. */
+export const lockedHelp = (tenant: { supportEmail: string; supportPhone: string }, reason: string = lockedMessage) =>
+  `${reason} You can also reach support at ${tenant.supportEmail} or ${tenant.supportPhone}.`;
 export const disabledMessage = 'Your account is not active. Please contact your administrator.';
 export const throttledMessage = (seconds: number) =>
   `Too many failed sign-in attempts from your network. Please try again in ${describeWait(seconds)}.`;
@@ -71,7 +83,10 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
       // The account was locked or deactivated while this sign-in was under way (interaction-policy.ts).
       if (details.prompt.reasons.includes(accountUnavailableReason)) {
         const user = await findUserById(db, String(details.session?.accountId ?? ''));
-        return sendPage(reply, request, details.uid, '', user?.status.startsWith('Locked') ? lockedHelp(tenantOf(request)) : disabledMessage, 200);
+        // The password was right (the sign-in got this far), so the lock's own reason may be said.
+        const tenant = tenantOf(request);
+        const message = user && isLockedStatus(user.status) ? lockedHelp(tenant, lockReason(user.status, tenant.settings)) : disabledMessage;
+        return sendPage(reply, request, details.uid, '', message, 200);
       }
       return sendPage(reply, request, details.uid);
     }
@@ -107,7 +122,11 @@ export function registerInteractionRoutes(app: FastifyInstance, db: Database, pr
     const ownerPastLock = user?.status === 'LockedPasswordAttempts' && device !== undefined;
     const canSignIn = user !== undefined && (signInStatuses.has(user.status) || ownerPastLock);
 
-    if (user?.status.startsWith('Locked') && !ownerPastLock) return sendPage(reply, request, details.uid, email, lockedHelp(tenant));
+    // Every lock, inactivity's too (its status does not start "Locked"). Its own reason only to whoever
+    // gives the right password; anyone else reads the one text every lock and a guessed name give.
+    if (user && isLockedStatus(user.status) && !ownerPastLock) {
+      return sendPage(reply, request, details.uid, email, lockedHelp(tenant, matches ? lockReason(user.status, tenant.settings) : lockedMessage));
+    }
     if (!canSignIn) {
       // Only someone who knows the password learns that the account is deactivated.
       if (user && matches) return sendPage(reply, request, details.uid, email, disabledMessage);
