@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './client.ts';
@@ -109,21 +110,25 @@ export function freedSpaceScrubberFor(db: Database, mode: ScrubMode): FreedSpace
   let running: Promise<void> = Promise.resolve();
   let pending = false;
   let closed = false;
+  // A run belongs to the server, not to the request that asked for it: bound to the context the
+  // scrubber was made in (start-up), so that nothing of the request's async context (its write
+  // scope, application-write-rule.ts) reaches the scrub's transaction.
+  const run = AsyncResource.bind(async (log: FastifyBaseLogger) => {
+    pending = false;
+    if (closed) return;
+    const started = performance.now();
+    try {
+      const scrubbed = await scrubPending(db, mode);
+      if (scrubbed > 0) log.info({ ms: Math.round(performance.now() - started), scrubbed }, 'freed space and statistics of depersonalised data scrubbed');
+    } catch (error) {
+      log.error({ err: error }, 'scrubbing the freed space of depersonalised data failed');
+    }
+  });
   const scrubber: FreedSpaceScrubber = {
     schedule(log) {
       if (mode === 'off' || pending || closed) return;
       pending = true;
-      running = running.then(async () => {
-        pending = false;
-        if (closed) return;
-        const started = performance.now();
-        try {
-          const scrubbed = await scrubPending(db, mode);
-          if (scrubbed > 0) log.info({ ms: Math.round(performance.now() - started), scrubbed }, 'freed space and statistics of depersonalised data scrubbed');
-        } catch (error) {
-          log.error({ err: error }, 'scrubbing the freed space of depersonalised data failed');
-        }
-      });
+      running = running.then(() => run(log));
     },
     idle: async () => {
       // A run scheduled while waiting chains onto `running`: wait until nothing is left.
