@@ -9,6 +9,7 @@ import {
   completeSignIn,
   currentSignInEntry,
   federatedSignIn,
+  onRenewalRefused,
   onTokenLoaded,
   restoreSession,
   signInRedirect,
@@ -40,6 +41,7 @@ export interface SessionContext {
 export type SessionEvent =
   | { type: 'token.loaded'; token: TokenTimes }
   | { type: 'session.unauthorized' }
+  | { type: 'session.renewalRefused' }
   | { type: 'session.signOut' }
   | { type: 'passwordChange.open' }
   | { type: 'notice.dismiss' };
@@ -69,9 +71,11 @@ export const sessionMachine = setup({
     ),
     signOut: fromPromise(() => signOut()),
     signOutLocally: fromPromise(() => signOutLocally()),
-    // A renewal that fails (refused or unreachable) sends nothing: the lifetime timer then ends the
-    // session on /timeout, as SUV §4 says, rather than the 401 path's immediate re-login.
     watchToken: fromCallback(({ sendBack }) => onTokenLoaded((token) => sendBack({ type: 'token.loaded', token }))),
+    // A renewal the provider refuses ends the session at once on /timeout (SUV §8, issue 39 point 15:
+    // a deactivated person kept the page until the next ping); one that went unanswered sends nothing,
+    // and the lifetime timer ends the session if no later renewal succeeds.
+    watchRenewal: fromCallback(({ sendBack }) => onRenewalRefused(() => sendBack({ type: 'session.renewalRefused' }))),
     watchUnauthorized: fromCallback(({ sendBack }) =>
       onUnauthorized(() => sendBack({ type: 'session.unauthorized' })),
     ),
@@ -249,11 +253,13 @@ export const sessionMachine = setup({
       invoke: [
         { id: 'watchToken', src: 'watchToken' },
         { id: 'watchUnauthorized', src: 'watchUnauthorized' },
+        { id: 'watchRenewal', src: 'watchRenewal' },
         { id: 'startMonitoring', src: 'startMonitoring' },
       ],
       on: {
         'session.signOut': { target: 'signingOut' },
         'session.unauthorized': { target: 'sessionLost' },
+        'session.renewalRefused': { target: 'expired' },
       },
       states: {
         lifetime: {
@@ -340,8 +346,8 @@ export const sessionMachine = setup({
 /** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
 export const statechartLabels = {
   purpose:
-    'Signs a person in (restoring a session, completing sign-in or SSO), loads their account, keeps the session to its token lifetime and ends it on sign-out, expiry or a 401.',
-  spec: ['AM §1', 'AM §2', 'AM §4', 'AM §8', 'SUV §2', 'SUV §4'],
+    'Signs a person in (restoring a session, completing sign-in or SSO), loads their account, keeps the session to its token lifetime and ends it on sign-out, expiry, a refused renewal or a 401.',
+  spec: ['AM §1', 'AM §2', 'AM §4', 'AM §8', 'SUV §2', 'SUV §4', 'SUV §8'],
   actors: {
     readEntry: {
       does: 'Reads how the portal was opened (sign-in callback, SSO link, unknown tenant or plain)',
@@ -391,6 +397,7 @@ export const statechartLabels = {
     },
     watchToken: { does: 'Listens for renewed tokens' },
     watchUnauthorized: { does: 'Listens for a 401 answer from any API call' },
+    watchRenewal: { does: 'Listens for a token renewal the identity provider refuses' },
     startMonitoring: { does: 'Starts error monitoring (once per page load)' },
     changePassword: {
       does: 'Runs the Change Password dialog',
@@ -413,6 +420,7 @@ export const statechartLabels = {
   events: {
     'token.loaded': 'a new token arrived',
     'session.unauthorized': 'an API call answered 401',
+    'session.renewalRefused': 'the token renewal was refused',
     'session.signOut': 'Log Out chosen',
     'passwordChange.open': 'Change Password chosen',
     'notice.dismiss': 'notice dismissed',

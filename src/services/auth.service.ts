@@ -165,6 +165,20 @@ export async function signOutLocally(): Promise<void> {
   await userManager().removeUser();
 }
 
+/**
+ * Calls `listener` when the identity provider refuses a token renewal (an OAuth error answer, e.g.
+ * invalid_grant for a deactivated account or an ended session): that session cannot go on. A renewal
+ * that never got an answer (network, time-out) is not a refusal: the next one may still succeed.
+ */
+export function onRenewalRefused(listener: () => void): () => void {
+  const events = userManager().events;
+  const handler = (error: Error) => {
+    if (error instanceof ErrorResponse) listener();
+  };
+  events.addSilentRenewError(handler);
+  return () => events.removeSilentRenewError(handler);
+}
+
 /** Calls `listener` with the new token times whenever a token is loaded (sign-in or renewal). */
 export function onTokenLoaded(listener: (token: TokenTimes) => void): () => void {
   const events = userManager().events;

@@ -58,6 +58,7 @@ export default defineMachineModel({
       startMonitoring: never(),
       watchToken: fromCallback(() => () => {}),
       watchUnauthorized: fromCallback(() => () => {}),
+      watchRenewal: fromCallback(() => () => {}),
       // The dialog's own machine, inert too; its paths are in change-password.model.ts.
       changePassword: changePasswordMachine.provide({
         actors: { changePassword: never<ChangePasswordResponse, ChangePasswordRequest>() },
@@ -97,6 +98,7 @@ export default defineMachineModel({
     { type: 'xstate.done.actor.signOutLocally' },
     { type: 'xstate.error.actor.signOutLocally', error: new Error('storage failed') },
     { type: 'token.loaded', token: { issuedAt: 1_700_000_780, expiresAt: 1_700_001_680 } },
+    { type: 'session.renewalRefused' },
     {
       type: 'xstate.done.actor.changePassword',
       output: { message: 'Your password has been changed.', signOut: true },
@@ -218,7 +220,7 @@ export default defineMachineModel({
       'checking.loadingAccount + xstate.done.actor.loadAccount': ({ after, started }) => {
         inState('signedIn')({ after });
         expect(after.context).toMatchObject(signedInAs);
-        expect(Object.keys(started)).toEqual(expect.arrayContaining(['watchToken', 'watchUnauthorized', 'startMonitoring']));
+        expect(Object.keys(started)).toEqual(expect.arrayContaining(['watchToken', 'watchUnauthorized', 'watchRenewal', 'startMonitoring']));
       },
       'checking.loadingAccount + xstate.error.actor.loadAccount': inState('unavailable'),
       'redirecting + xstate.error.actor.signInRedirect': inState('unavailable'),
@@ -230,6 +232,8 @@ export default defineMachineModel({
       'tenantNotFound.validating + xstate.error.actor.validateTenant': inState({ tenantNotFound: 'notFound' }),
       'signedIn + session.signOut': inState('signingOut'),
       'signedIn + session.unauthorized': inState('sessionLost'),
+      // SUV §8: a refused renewal ends the session at once, as expiry does (issue 39 point 15).
+      'signedIn + session.renewalRefused': inState({ expired: 'signingOutLocally' }),
       // A new token restarts the lifetime timer.
       'signedIn.lifetime.counting + token.loaded': ({ event, after }) => {
         inState({ signedIn: { lifetime: 'counting' } })({ after });

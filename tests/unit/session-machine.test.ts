@@ -35,6 +35,7 @@ function startSession({
   let monitoringStarts = 0;
   let pushToken: ((event: SessionEvent) => void) | undefined;
   let pushUnauthorized: (() => void) | undefined;
+  let pushRenewalRefused: (() => void) | undefined;
   const never = new Promise<never>(() => {});
   const actor = createActor(
     sessionMachine.provide({
@@ -73,6 +74,10 @@ function startSession({
           pushUnauthorized = () => sendBack({ type: 'session.unauthorized' });
           return () => (pushUnauthorized = undefined);
         }),
+        watchRenewal: fromCallback(({ sendBack }) => {
+          pushRenewalRefused = () => sendBack({ type: 'session.renewalRefused' });
+          return () => (pushRenewalRefused = undefined);
+        }),
         changePassword: changePasswordMachine.provide({
           actors: {
             changePassword: fromPromise<ChangePasswordResponse, ChangePasswordRequest>(
@@ -89,6 +94,7 @@ function startSession({
     monitoringStarts: () => monitoringStarts,
     loadToken: (times: TokenTimes) => pushToken?.({ type: 'token.loaded', token: times }),
     answer401: () => pushUnauthorized?.(),
+    refuseRenewal: () => pushRenewalRefused?.(),
   };
 }
 
@@ -186,6 +192,16 @@ describe('session machine', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(actor.getSnapshot().matches('redirecting')).toBe(true);
     expect(calls).toEqual(['signInRedirect']);
+  });
+
+  it('a refused token renewal ends the session at once: local sign-out, then the timeout page (issue 39 point 15)', async () => {
+    const { actor, calls, refuseRenewal } = startSession();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches('signedIn')).toBe(true);
+    refuseRenewal();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ expired: 'timedOut' })).toBe(true);
+    expect(calls).toEqual(['signOutLocally']);
   });
 
   it('logs out on Log Out', async () => {
