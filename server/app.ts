@@ -129,7 +129,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerApplicationActionRoutes(context, storage);
   registerIdentityVerificationRoutes(context);
   registerUserRoutes(context, mailerFor(config));
-  registerInvitationRoutes(app, db, mailerFor(config));
+  registerInvitationRoutes(app, db, mailerFor(config), config);
   registerVerificationRoutes(context);
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);

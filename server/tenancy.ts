@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
 import { tenantHosts, tenants } from './db/schema.ts';
 import { Lru } from './lru.ts';
+import type { ServerConfig } from './config.ts';
 
 export type Tenant = typeof tenants.$inferSelect;
 
@@ -9,6 +10,16 @@ export type Tenant = typeof tenants.$inferSelect;
 export function hostName(hostHeader: string | undefined): string {
   const host = (hostHeader ?? '').toLowerCase();
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
+}
+
+/**
+ * The origin of every link sent to people (reset, invitation, resume, biometric SMS; issue 38 point
+ * 10): the tenant's configured origin, never the request's Host header, whose case and port are the
+ * client's to choose. Unconfigured (the demo tenants), the tenant's development host on this
+ * server's port: `http://acme.localhost:8080`.
+ */
+export function linkOrigin(tenant: Pick<Tenant, 'id' | 'origin'>, config: Pick<ServerConfig, 'PORT'>): string {
+  return tenant.origin?.replace(/\/+$/, '') ?? `http://${tenant.id}.localhost:${config.PORT}`;
 }
 
 /** Resolves the tenant a request's host serves; undefined means the tenant-not-found page. */

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import {
   ActionResultSchema,
@@ -14,8 +13,9 @@ import { sendRecordedEmail } from '../db/outbox-store.ts';
 import type { Database } from '../db/client.ts';
 import type { Mailer, MailMessage } from '../providers/mail/mailer.ts';
 import { cleanPersonalisedMessage, composeEmail } from '../providers/mail/compose.ts';
-import type { Tenant } from '../tenancy.ts';
-import { requestOrigin, type Principal } from './auth.ts';
+import { linkOrigin, type Tenant } from '../tenancy.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Principal } from './auth.ts';
 import { ApplicationIdParamsSchema, viewApplicationRule } from './application-detail.routes.ts';
 import { actionableDetail, enforceActionRule } from './application-action-checks.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
@@ -34,9 +34,9 @@ export const completionEmailActivity = (to: string, sender: string) =>
 const linkHours = formLinkLifetimeSeconds / 3600;
 
 /** The provider's application form for this application, signed for its tenant (as New application answers). */
-async function resumeLink(db: Database, request: FastifyRequest, tenant: Tenant, guid: string) {
+async function resumeLink(db: Database, config: Pick<ServerConfig, 'PORT'>, tenant: Tenant, guid: string) {
   const token = await signFormToken(db, tenant.id, guid);
-  return `${requestOrigin(request)}/external/application-form/${guid}?token=${encodeURIComponent(token)}`;
+  return `${linkOrigin(tenant, config)}/external/application-form/${guid}?token=${encodeURIComponent(token)}`;
 }
 
 const signature = (tenant: Tenant) => [tenant.name, `${tenant.supportEmail} · ${tenant.supportPhone}`];
@@ -102,7 +102,7 @@ const emailSent = { Success: true, Message: actionTexts.emailSent };
  * AM §2 Email resume link and Resend email, AM §7 calls: each e-mail goes through the mailer and is
  * kept in the outbox with the action's activity item, in one transaction (server/db/outbox-store.ts).
  */
-export function registerApplicationMessageRoutes({ app, db, access }: RouteContext, mailer: Mailer) {
+export function registerApplicationMessageRoutes({ app, db, access, config }: RouteContext, mailer: Mailer) {
   /** The application as the caller reads it, once the action's rule allows it (404, 403 or 409 otherwise). */
   async function judged(
     principal: Principal,
@@ -147,7 +147,7 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
       const tenant = tenantOf(request);
       const detail = await judged(principal, request.params.id, 'emailResumeLink');
       if (!detail.Email) throw new HttpError(409, noEmailAddressMessage);
-      const url = await resumeLink(db, request, tenant, detail.ApplicationGuid);
+      const url = await resumeLink(db, config, tenant, detail.ApplicationGuid);
       const personal = cleanPersonalisedMessage(request.body.PersonalisedMessage);
       const message = resumeLinkMessage(
         tenant,
@@ -202,7 +202,7 @@ export function registerApplicationMessageRoutes({ app, db, access }: RouteConte
       if (!applicant) throw notFound(applicantNotFoundMessage);
       if (!applicant.email) throw new HttpError(409, noEmailAddressMessage);
       const name = `${applicant.firstName} ${applicant.lastName}`.trim();
-      const url = await resumeLink(db, request, tenant, detail.ApplicationGuid);
+      const url = await resumeLink(db, config, tenant, detail.ApplicationGuid);
       const personal = cleanPersonalisedMessage(request.body.PersonalisedMessage);
       const message = resumeLinkMessage(tenant, detail, applicant.email, name, url, principal, personal);
       return sendAndRecord(

@@ -5,8 +5,7 @@ import { hasClaim } from '../../src/domain/permissions.ts';
 import { findUserById, sessionStatuses } from '../identity/accounts.ts';
 import { latestOutbox, outboxPageSize } from '../db/outbox-store.ts';
 import { html, raw } from '../html.ts';
-import type { Tenant } from '../tenancy.ts';
-import { requestOrigin } from './auth.ts';
+import { linkOrigin, type Tenant } from '../tenancy.ts';
 import type { RouteContext } from './context.ts';
 
 export const outboxPath = '/outbox';
@@ -102,7 +101,7 @@ function send(reply: FastifyReply, status: number, body: (nonce: string) => stri
  * first, so a person trying the demo sees what was sent (to, subject, body, time). Server-rendered,
  * every value escaped by the html template.
  */
-export function registerOutboxRoutes({ app, db }: RouteContext, providerFor: ProviderFor) {
+export function registerOutboxRoutes({ app, db, config }: RouteContext, providerFor: ProviderFor) {
   app.get(outboxPath, async (request, reply) => {
     const tenant = request.tenant;
     if (!tenant) return reply.redirect('/tenantnotfound');
@@ -125,7 +124,7 @@ export function registerOutboxRoutes({ app, db }: RouteContext, providerFor: Pro
     <dt>Channel</dt><dd>${message.channel === 'sms' ? 'SMS' : 'E-mail'}${message.transport === 'smtp' ? ' (delivered by SMTP)' : ' (sandbox: not delivered)'}</dd>
     ${message.applicationId === null ? '' : raw(html`<dt>Application</dt><dd>${message.applicationId}</dd>`)}
   </dl>
-  <pre>${raw(bodyWithLinks(message.body, requestOrigin(request)))}</pre>
+  <pre>${raw(bodyWithLinks(message.body, linkOrigin(tenant, config)))}</pre>
 </article>`,
     );
     return send(reply, 200, (nonce) =>

@@ -47,7 +47,8 @@ import {
   sendInvitation,
   storeInvitation,
 } from '../identity/invitations.ts';
-import { requestOrigin, type AccessRule } from './auth.ts';
+import type { AccessRule } from './auth.ts';
+import { linkOrigin } from '../tenancy.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 import { tenantSettingsOf } from './configuration.routes.ts';
 
@@ -121,7 +122,7 @@ const uniqueViolation = (error: unknown): boolean =>
  * usermanagement.access and its own claim; a user of another tenant is a 404; every change is
  * audited in its transaction (server/db/users-store.ts).
  */
-export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Mailer) {
+export function registerUserRoutes({ app, db, access, config }: RouteContext, mailer: Mailer) {
   const listAnswers = versionedAnswers<Awaited<ReturnType<typeof listUsers>>>(db, 'users');
   app.get(
     '/api/roles',
@@ -212,7 +213,7 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
       const token = newInvitationToken();
       // Nobody knows this password: the invited person sets theirs through the link.
       const unusable = await hashPassword(newInvitationToken());
-      const url = `${requestOrigin(request)}${invitationPath(token)}`;
+      const url = `${linkOrigin(tenant, config)}${invitationPath(token)}`;
       try {
         const userId = await sendInvitation(
           db,
@@ -343,7 +344,7 @@ export function registerUserRoutes({ app, db, access }: RouteContext, mailer: Ma
       const target = await targetOf(request, request.body.GlobalUserId);
       if (target.status !== 'Invited') throw new HttpError(409, notInvitedMessage);
       const token = newInvitationToken();
-      const url = `${requestOrigin(request)}${invitationPath(token)}`;
+      const url = `${linkOrigin(tenant, config)}${invitationPath(token)}`;
       await sendInvitation(
         db,
         mailer,

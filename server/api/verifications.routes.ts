@@ -72,7 +72,7 @@ import {
   reportNameOf,
   verificationBase,
 } from './verification-reports.ts';
-import { requestOrigin } from './auth.ts';
+import { linkOrigin } from '../tenancy.ts';
 import { principalOf, tenantOf, type RouteContext } from './context.ts';
 
 export const companyNotFoundMessage = 'No Company was found that matches the ACN.';
@@ -123,7 +123,7 @@ const isBiometric = (request: VerifyRequest) =>
  * the identity-verification provider are the deterministic sandboxes unless others are given.
  */
 export function registerVerificationRoutes(
-  { app, db, access }: RouteContext,
+  { app, db, access, config }: RouteContext,
   providers: { registry?: CompanyRegistry; identity?: IdentityVerificationProvider } = {},
 ) {
   const registry = providers.registry ?? createSandboxCompanyRegistry();
@@ -360,7 +360,7 @@ export function registerVerificationRoutes(
           throw badRequest(biometric.error.issues.map((issue) => issue.message).join('; '));
         const mobile = biometric.data.individual.contact.mobileNumber;
         const token = randomBytes(24).toString('base64url');
-        const link = `${requestOrigin(request)}${biometricInvitePath(token)}`;
+        const link = `${linkOrigin(tenantOf(request), config)}${biometricInvitePath(token)}`;
         const record = await insertVerification(
           db,
           actorOf(principal),

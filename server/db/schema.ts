@@ -30,6 +30,8 @@ export const tenants = pgTable('tenants', {
   settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
   /** IANA time zone in which reports cut days, months and quarters (migration 0016). */
   timeZone: text('time_zone').notNull().default('Australia/Sydney'),
+  /** Origin of links sent to people (`https://acme.example.com`); NULL: the development default (migration 0027, tenancy.ts). */
+  origin: text('origin'),
 });
 
 /** Which host names serve which tenant; an unknown host gets the tenant-not-found page. */

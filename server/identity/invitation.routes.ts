@@ -7,8 +7,8 @@ import { users } from '../db/schema.ts';
 import { failedPasswordRules } from '../../src/domain/password-policy.ts';
 import { recordUserAudit } from '../db/users-store.ts';
 import type { Mailer } from '../providers/mail/mailer.ts';
-import { requestOrigin } from '../api/auth.ts';
-import type { Tenant } from '../tenancy.ts';
+import type { ServerConfig } from '../config.ts';
+import { linkOrigin, type Tenant } from '../tenancy.ts';
 import { findUserById } from './accounts.ts';
 import { hashPassword } from './passwords.ts';
 import { renderInvitationPage, invitationTexts, type InvitationView } from './invitation-page.ts';
@@ -36,7 +36,7 @@ const isToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
  * links; nothing is used up by looking); the form's POST uses the token once. An expired link can
  * ask for a new one, sent to the invited address only; used, revoked and replaced links say so.
  */
-export function registerInvitationRoutes(app: FastifyInstance, db: Database, mailer: Mailer) {
+export function registerInvitationRoutes(app: FastifyInstance, db: Database, mailer: Mailer, config: Pick<ServerConfig, 'PORT'>) {
   function send(reply: FastifyReply, tenant: Tenant, token: string, view: InvitationView, status = 200) {
     const nonce = randomBytes(16).toString('base64');
     return (
@@ -164,7 +164,7 @@ export function registerInvitationRoutes(app: FastifyInstance, db: Database, mai
         );
       }
       const fresh = newInvitationToken();
-      const url = `${requestOrigin(request)}${invitationPath(fresh)}`;
+      const url = `${linkOrigin(tenant, config)}${invitationPath(fresh)}`;
       const renewed = await sendInvitation(
         db,
         mailer,

@@ -10,7 +10,7 @@ import {
 } from '../../src/schemas/sign-in.schema.ts';
 import { failedPasswordRules, passwordsMismatchMessage } from '../../src/domain/password-policy.ts';
 import { tenantOf, type RouteContext } from '../api/context.ts';
-import { requestOrigin } from '../api/auth.ts';
+import { linkOrigin } from '../tenancy.ts';
 import type { Mailer } from '../providers/mail/mailer.ts';
 import { describeWait } from '../rate-limits.ts';
 import { databaseCounters } from '../counters.ts';
@@ -38,7 +38,7 @@ export const resetLimits = {
  * server-rendered pages beside the login page. Opening the e-mailed link (GET) only shows the form:
  * mail scanners open links, so only the form's POST uses the token.
  */
-export function registerPasswordResetRoutes({ app, db }: RouteContext, mailer: Mailer) {
+export function registerPasswordResetRoutes({ app, db, config }: RouteContext, mailer: Mailer) {
   // In the database on PGlite too (issue 38 point 9): every instance counts the same requests, and
   // a restart does not hand out a new allowance of reset e-mails. The requests are few, so one
   // upsert each costs nothing that matters.
@@ -81,7 +81,7 @@ export function registerPasswordResetRoutes({ app, db }: RouteContext, mailer: M
       }
       // After the answer: looking the account up, storing the link and mailing it take time only
       // when there is an account, and the person must not be able to tell.
-      const origin = requestOrigin(request);
+      const origin = linkOrigin(tenant, config);
       setImmediate(() => {
         sendResetLink(db, mailer, tenant, origin, email).catch((error: unknown) =>
           request.log.error({ err: error }, 'password reset link could not be sent'),

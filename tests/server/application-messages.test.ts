@@ -220,7 +220,7 @@ describe('sending: the outbox row and the activity item together', () => {
     }
     expect(row.body).toMatch(/^Hello \S.*,$/m);
     expect(row.html).toContain('Continue your application</a>');
-    const link = new RegExp(`http://localhost/external/application-form/${app.guid}\\?token=[^\\s"<]+`).exec(row.body)?.[0];
+    const link = new RegExp(`http://demo\\.localhost:8080/external/application-form/${app.guid}\\?token=[^\\s"<]+`).exec(row.body)?.[0];
     expect(link).toBeDefined();
     expect(row.html).toContain(`/external/application-form/${app.guid}?token=`);
     // The link opens the provider's form.

@@ -68,7 +68,7 @@ describe('GET /outbox', () => {
     expect(response.body).toContain(`<dd>${escapeHtml(row!.recipient)}</dd>`);
     expect(response.body).toContain(escapeHtml(row!.subject));
     // The resume link opens from the page; a link elsewhere in a body stays text.
-    expect(response.body).toMatch(/<a href="http:\/\/localhost\/external\/application-form\/[0-9a-f-]+\?token=[^"]+">http:\/\/localhost\/external/);
+    expect(response.body).toMatch(/<a href="http:\/\/demo\.localhost:8080\/external\/application-form\/[0-9a-f-]+\?token=[^"]+">http:\/\/demo\.localhost:8080\/external/);
     expect(response.body).toMatch(/\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} UTC/);
     expect(response.body.indexOf('Second message')).toBeGreaterThan(0);
     expect(response.body.indexOf('Second message')).toBeLessThan(response.body.indexOf('First message'));
@@ -105,7 +105,7 @@ describe('GET /outbox', () => {
       channel: 'sms',
       recipient: '<img src=x onerror=alert(1)>',
       subject: '',
-      body: '</pre><script>alert(2)</script> https://evil.example/x http://localhost/"onmouseover="alert(3)',
+      body: '</pre><script>alert(2)</script> https://evil.example/x http://demo.localhost:8080/"onmouseover="alert(3)',
       transport: 'sandbox',
     });
     const body = (await outboxPage(adminCookie)).body;

@@ -27,7 +27,7 @@ async function userByEmail(email: string) {
 /** The newest e-mail to `to`, and the invitation link in it. */
 async function latestLink(to: string) {
   const [message] = await server.db.select().from(outbox).where(eq(outbox.recipient, to)).orderBy(desc(outbox.id)).limit(1);
-  const url = /http:\/\/localhost(\/invitation\/[A-Za-z0-9_-]{43})/.exec(message?.body ?? '')?.[1];
+  const url = /http:\/\/demo\.localhost:8080(\/invitation\/[A-Za-z0-9_-]{43})/.exec(message?.body ?? '')?.[1];
   if (!url) throw new Error(`no invitation link to ${to}`);
   return url;
 }
