@@ -1,6 +1,6 @@
-import Fastify, { type RouteOptions } from 'fastify';
+import Fastify, { LogController, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Database } from './db/client.ts';
+import type { Database, PoolStats } from './db/client.ts';
 import { listEngineFor } from './db/applications-list.ts';
 import type { ServerConfig } from './config.ts';
 import { createTenantResolver } from './tenancy.ts';
@@ -39,6 +39,7 @@ import { storageFor } from './storage/storage.ts';
 import { ensureSampleDocuments } from './storage/sample-documents.ts';
 import { registerPortalStatic } from './static.ts';
 import { registerHealthRoutes } from './api/health.routes.ts';
+import { registerMetrics } from './metrics.ts';
 import { registerRateLimits } from './rate-limits.ts';
 import { countersFor } from './counters.ts';
 import { registerErrorHandler } from './errors.ts';
@@ -64,11 +65,19 @@ export interface AppOptions {
   distDir?: string;
   /** Where document bytes live; by default what the configuration says (server/storage/storage.ts). */
   storage?: FileStorage;
+  /** The PostgreSQL pool's connections, for the metrics (none on PGlite). */
+  poolStats?: () => PoolStats;
 }
 
 /** Builds the portal server: identity provider, API and (when built) the portal itself. */
-export async function buildApp({ db, config, distDir, databaseRestarts = () => 0, storage = storageFor(config, db) }: AppOptions) {
-  const app = Fastify({ logger: { level: config.LOG_LEVEL }, trustProxy: trustProxyOf(config.TRUST_PROXY), rewriteUrl: originFormTarget }).withTypeProvider<ZodTypeProvider>();
+export async function buildApp({ db, config, distDir, databaseRestarts = () => 0, storage = storageFor(config, db), poolStats }: AppOptions) {
+  const app = Fastify({
+    logger: { level: config.LOG_LEVEL },
+    // One log line per request (metrics.ts's hook), not Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: trustProxyOf(config.TRUST_PROXY),
+    rewriteUrl: originFormTarget,
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every route as registered, with its schema: the fuzz suite reads this, so a new route is fuzzed the day it exists.
@@ -82,6 +91,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   );
 
   registerErrorHandler(app);
+  registerMetrics(app, { token: config.METRICS_TOKEN, db, poolStats });
   // Order matters: headers first (every answer carries them, refusals too), then the input rules,
   // then the tenant; all before the identity provider's hook takes its requests over.
   await registerSecurityHeaders(app);

@@ -41,6 +41,10 @@ const EnvironmentSchema = z.object({
   // Mail (docs/decisions/006-outbox.md): SMTP when set, otherwise messages stay in the outbox (page /outbox).
   SMTP_URL: z.string().regex(/^(smtps?:\/\/.+)?$/, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.email().default('no-reply@portal.invalid'),
+  // On SIGTERM: how long readiness answers 503 before the instance stops accepting (README "Running several instances").
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  // Prometheus metrics at /metrics, only with this bearer token; off when empty (README "Running several instances").
+  METRICS_TOKEN: z.string().default(''),
   // Depersonalisation on PGlite rewrites the tables it touched and drops the WAL that held the old values (server/db/freed-space.ts).
   DEPERSONALISE_SCRUB: z.enum(['on', 'off']).default('on'),
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import * as z from 'zod';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 
 /** The body of every error answer: Fastify's own shape, plus the id a 5xx is logged under. */
 interface ErrorBody {
@@ -25,6 +26,10 @@ const reasons: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
+/** How long a client waits before it tries again while the database cannot be reached. */
+export const databaseRetrySeconds = 5;
+export const databaseUnavailableMessage = 'The service is briefly unavailable. Please try again in a few seconds.';
+
 /** 'email: Invalid input: expected string, received number' for each issue: the field, never the dump. */
 export const describeIssues = (error: z.ZodError): string =>
   error.issues.map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ');
@@ -48,6 +53,13 @@ export function registerErrorHandler(app: FastifyInstance) {
     } else if (statusOf(error) < 500) {
       const statusCode = statusOf(error);
       body = { statusCode, error: reasons[statusCode] ?? 'Client Error', message: error.message };
+    } else if (isDatabaseUnavailable(error)) {
+      // The database went away (a restart, a failover): the client tries again shortly, and the
+      // load balancer's readiness probe routes around this instance meanwhile (health.routes.ts).
+      const errorId = randomUUID();
+      request.log.warn({ err: error, errorId, method: request.method, url: request.url }, 'database unavailable');
+      void reply.header('retry-after', String(databaseRetrySeconds));
+      body = { statusCode: 503, error: 'Service Unavailable', message: databaseUnavailableMessage, errorId };
     } else {
       const errorId = randomUUID();
       request.log.error({ err: error, errorId, method: request.method, url: request.url }, 'request failed');

@@ -19,16 +19,21 @@ const app = await buildApp({
   // PORTAL_DIST lets side-by-side e2e runs each serve their own build of the portal.
   distDir: process.env.PORTAL_DIST ?? fileURLToPath(new URL('../dist', import.meta.url)),
   databaseRestarts: database.restarts,
+  poolStats: database.poolStats,
 });
 
 /**
  * Drains and closes once: `npm start` forwards a terminal's signal that the server also received
- * itself, so a second signal must not close the database again.
+ * itself, so a second signal must not close the database again. Readiness turns false first and
+ * stays so for SHUTDOWN_DRAIN_MS, so a load balancer stops sending requests here; then the server
+ * stops accepting, answers the requests it has (Fastify's close waits for them) and exits.
  */
 let shuttingDown: Promise<void> | undefined;
 const shutdown = () => {
   shuttingDown ??= (async () => {
     let code = 0;
+    app.startDraining();
+    if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
     try {
       await app.close();
     } catch (error) {

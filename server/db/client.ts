@@ -7,6 +7,13 @@ import type { PGlite } from '@electric-sql/pglite';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** The pool's connections as node-postgres counts them (PostgreSQL only). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
@@ -15,6 +22,8 @@ export interface DatabaseHandle {
   restarts(): number;
   /** PGlite only: the whole database as a tarball, to start copies from. */
   dump?: () => Promise<Blob>;
+  /** PostgreSQL only: the pool's connections (the metrics show them). */
+  poolStats?: () => PoolStats;
 }
 
 export type DatabaseOptions =
@@ -70,7 +79,8 @@ export async function openDatabase(options: DatabaseOptions, prepare?: Prepare):
       await lockHolder.query('select pg_advisory_unlock($1)', [startupLockKey.toString()]).catch(() => undefined);
       lockHolder.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end(), restarts: () => 0 };
+    const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, kind: 'postgres', close: () => pool.end(), restarts: () => 0, poolStats };
   }
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');

@@ -112,6 +112,9 @@ describe('readiness', () => {
     const response = await server.app.inject({ method: 'GET', url: '/api/health', headers: { host: hosts.unknown } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok', databaseRestarts: 0 });
+    const ready = await server.app.inject({ method: 'GET', url: '/api/health/ready', headers: { host: hosts.unknown } });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: true });
   });
 });
 
@@ -131,6 +134,37 @@ describe('2. error answers', () => {
     expect(body.message).toContain(String(body.errorId));
     const logged = lines.find((line) => line.includes(String(body.errorId)));
     expect(logged).toContain('insert into');
+    await app.close();
+  });
+
+  it('a database that cannot be reached is a 503 with retry-after, not a 500 (issue 40 point 2)', async () => {
+    const app = Fastify({ logger: { level: 'silent' } });
+    registerErrorHandler(app);
+    const failedQuery = (cause: Error) => Object.assign(new Error('Failed query: select 1'), { cause });
+    const causes: Record<string, Error> = {
+      refused: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      'shut down': Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      starting: Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+      'no connection in time': new Error('timeout exceeded when trying to connect'),
+      'connection broke': new Error('Connection terminated unexpectedly'),
+    };
+    for (const [name, cause] of Object.entries(causes)) {
+      app.get(`/${name.replaceAll(' ', '-')}`, async () => {
+        throw failedQuery(cause);
+      });
+    }
+    app.get('/constraint', async () => {
+      throw failedQuery(Object.assign(new Error('duplicate key value'), { code: '23505' }));
+    });
+    for (const name of Object.keys(causes)) {
+      const response = await app.inject({ method: 'GET', url: `/${name.replaceAll(' ', '-')}` });
+      expect(response.statusCode, name).toBe(503);
+      expect(response.headers['retry-after'], name).toBe('5');
+      expect(response.json().message, name).toBe('The service is briefly unavailable. Please try again in a few seconds.');
+    }
+    const other = await app.inject({ method: 'GET', url: '/constraint' });
+    expect(other.statusCode).toBe(500);
+    expect(other.headers['retry-after']).toBeUndefined();
     await app.close();
   });
 
