@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One worker per core: vitest's default leaves one core to its own process, which on a
+    // two-core machine ran the whole suite on a single core (issue 41).
+    maxWorkers: availableParallelism(),
   },
 });
