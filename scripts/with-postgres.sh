@@ -3,7 +3,8 @@
 #   bash scripts/with-postgres.sh vitest run tests/server
 # initdb's a cluster in a temporary directory, starts it on a free port of 127.0.0.1 only (trust
 # authentication, no other address listened on), exports TEST_DATABASE_URL (the cluster's `postgres`
-# database, superuser `postgres`) for the command, and always stops the cluster and removes the
+# database, superuser `postgres`) and TEST_POSTGRES_CTL (`$TEST_POSTGRES_CTL stop|start`) for the
+# command, and always stops the cluster and removes the
 # directory afterwards. Installs Debian's `postgresql` package when no PostgreSQL is installed.
 # PostgreSQL refuses to run as root: as root the cluster runs as the `postgres` user.
 set -euo pipefail
@@ -93,6 +94,25 @@ if [ -z "$started" ]; then
 fi
 
 export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+
+# TEST_POSTGRES_CTL: a script taking `stop` (fast shutdown) or `start`, with this cluster's pg_ctl,
+# data directory, options and owner, so the command can restart PostgreSQL under load (the soak's
+# PostgreSQL mode, issue 40 point 2). The cluster keeps its port across the restart.
+ctl="$base/ctl.sh"
+runner=""
+if [ "$(id -u)" -eq 0 ]; then runner="runuser -u $owner --"; fi
+{
+  echo '#!/usr/bin/env bash'
+  echo 'set -euo pipefail'
+  printf 'cd %q\n' "$base"
+  echo 'case "${1:-}" in'
+  printf '  stop) exec %s %q -D %q -m fast -w -t 60 stop ;;\n' "$runner" "$bin/pg_ctl" "$data"
+  printf '  start) exec %s %q -D %q -l %q -o %q -w -t 60 start ;;\n' "$runner" "$bin/pg_ctl" "$data" "$log" "$options"
+  echo '  *) echo "usage: $0 stop|start" >&2; exit 2 ;;'
+  echo 'esac'
+} >"$ctl"
+chmod 755 "$ctl"
+export TEST_POSTGRES_CTL="$ctl"
 echo "with-postgres: $("$bin/postgres" --version | sed "s/^postgres (PostgreSQL) /PostgreSQL /") on 127.0.0.1:$port (TEST_DATABASE_URL)" >&2
 
 set +e
