@@ -115,7 +115,7 @@ export function freedSpaceScrubberFor(db: Database, mode: ScrubMode): FreedSpace
   // scope, application-write-rule.ts) reaches the scrub's transaction.
   const run = AsyncResource.bind(async (log: FastifyBaseLogger) => {
     pending = false;
-    if (closed) return;
+    if (closed || mode === 'off') return;
     const started = performance.now();
     try {
       const scrubbed = await scrubPending(db, mode);

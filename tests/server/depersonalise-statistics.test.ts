@@ -4,6 +4,7 @@ import { accessTokenFor, api, startTestServer, type TestServer } from './harness
 import { applicationApplicants, applications, pendingScrubs } from '../../server/db/schema.ts';
 import { depersonalisedTables, freedSpaceScrubberFor, scrubPending } from '../../server/db/freed-space.ts';
 import { onPostgres, testDatabaseUrl } from './template.ts';
+import { sqlRunner } from '../../server/db/sql-runner.ts';
 
 /**
  * Issue 38 point 5: the planner's statistics (pg_statistic, read through pg_stats) keep samples of
@@ -34,15 +35,17 @@ afterAll(() => server.close());
 
 /** The values (by kind) that some statistic of a depersonalised table holds, with the table.column. */
 async function valuesInStatistics(): Promise<Record<string, string[]>> {
-  const rows = await server.db.execute<{ tablename: string; attname: string; samples: string }>(sql`
-    select tablename, attname,
-      lower(concat_ws(' ', most_common_vals::text, histogram_bounds::text, most_common_elems::text)) as samples
-    from pg_stats
-    where schemaname = current_schema() and tablename in (${sql.join(depersonalisedTables.map((table) => sql`${table}`), sql`, `)})`);
+  const rows = await sqlRunner(server.db).textRows(
+    `select tablename::text, attname::text,
+       lower(concat_ws(' ', most_common_vals::text, histogram_bounds::text, most_common_elems::text))
+     from pg_stats
+     where schemaname = current_schema() and tablename in (${depersonalisedTables.map((table) => `'${table}'`).join(', ')})`,
+    [],
+  );
   const found: Record<string, string[]> = {};
-  for (const row of rows.rows) {
+  for (const [table, column, samples] of rows) {
     for (const [kind, value] of Object.entries(values)) {
-      if (row.samples.includes(value.toLowerCase())) (found[kind] ??= []).push(`${row.tablename}.${row.attname}`);
+      if (samples?.includes(value.toLowerCase())) (found[kind] ??= []).push(`${table}.${column}`);
     }
   }
   return found;
