@@ -235,9 +235,17 @@ test.describe('application actions', () => {
     await expect(page.getByRole('button', { name: 'Choose files' })).toHaveCount(0);
     const menu = await openMenu(page);
     await expect(menu.getByRole('menuitem', { name: 'Cancel Application' })).toHaveCount(0);
-    await expect(menu.getByRole('menuitem', { name: 'Depersonalise Application' })).toHaveCount(0);
+    // Issue 38 point 6: closed for work, not for erasure.
+    await expect(menu.getByRole('menuitem', { name: 'Depersonalise Application' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/actions-cancelled-menu.png' });
     await page.keyboard.press('Escape');
     expect(await axeViolations(page)).toEqual([]);
+    await (await openMenu(page)).getByRole('menuitem', { name: 'Depersonalise Application', exact: true }).click();
+    const erase = page.getByRole('dialog', { name: 'Depersonalise application' });
+    await erase.getByRole('button', { name: 'Depersonalise', exact: true }).click();
+    await expect(erase.getByRole('status')).toHaveText('Depersonalisation completed successfully.');
+    await erase.getByRole('button', { name: 'Close' }).click();
+    await expect(statusValue(page)).toContainText('Depersonalised');
   });
 
   test('without the claims: no items for a read-only user; no Depersonalise for a manager', async ({ page, browser }) => {
