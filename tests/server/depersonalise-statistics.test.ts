@@ -5,6 +5,8 @@ import { applicationApplicants, applications, pendingScrubs } from '../../server
 import { depersonalisedTables, freedSpaceScrubberFor, scrubPending } from '../../server/db/freed-space.ts';
 import { onPostgres, testDatabaseUrl } from './template.ts';
 import { sqlRunner } from '../../server/db/sql-runner.ts';
+import { buildApp } from '../../server/app.ts';
+import { readConfig } from '../../server/config.ts';
 
 /**
  * Issue 38 point 5: the planner's statistics (pg_statistic, read through pg_stats) keep samples of
@@ -26,10 +28,12 @@ const values = {
 };
 const repeatedApplicants = 40;
 
+/** The scrub on; DATABASE_URL tells the server it is on PostgreSQL (the harness hands it the database itself). */
+const scrubOn = { DEPERSONALISE_SCRUB: 'on', ...(testDatabaseUrl ? { DATABASE_URL: testDatabaseUrl } : {}) };
+
 let server: TestServer;
 beforeAll(async () => {
-  // DATABASE_URL tells the server it is on PostgreSQL (the harness hands it the database itself).
-  server = await startTestServer({ DEPERSONALISE_SCRUB: 'on', ...(testDatabaseUrl ? { DATABASE_URL: testDatabaseUrl } : {}) });
+  server = await startTestServer(scrubOn);
 }, 120_000);
 afterAll(() => server.close());
 
@@ -88,6 +92,33 @@ describe(`statistics after depersonalise (${onPostgres ? 'PostgreSQL' : 'PGlite'
 
     expect(await valuesInStatistics()).toEqual({});
     expect(await server.db.select().from(pendingScrubs)).toEqual([]);
+  });
+});
+
+describe('a scrub recorded by a server that stopped before doing it', { timeout: 180_000 }, () => {
+  it('is done by the next server once it has started, and its record deleted', async () => {
+    const [row] = await server.db
+      .select({ id: applications.id })
+      .from(applications)
+      .where(and(eq(applications.tenantId, 'demo'), eq(applications.status, 'Depersonalised')))
+      .limit(1);
+    // What the stopped server left: statistics sampled before its depersonalise, and the record.
+    await server.db.update(applications).set({ externalId: values.externalId }).where(eq(applications.id, row!.id));
+    await server.db.execute(sql.raw('analyze applications'));
+    await server.db.update(applications).set({ externalId: '' }).where(eq(applications.id, row!.id));
+    await server.db.insert(pendingScrubs).values({ applicationId: row!.id });
+    expect(await valuesInStatistics()).toEqual({ externalId: ['applications.external_id'] });
+
+    // The next server on the same database (on PostgreSQL: another instance).
+    const next = await buildApp({ db: server.db, config: readConfig({ LOG_LEVEL: 'silent', FILES_DIR: server.filesDir, ...scrubOn }) });
+    try {
+      await next.ready();
+      await freedSpaceScrubberFor(server.db, onPostgres ? 'postgres' : 'embedded').idle();
+      expect(await server.db.select().from(pendingScrubs)).toEqual([]);
+      expect(await valuesInStatistics()).toEqual({});
+    } finally {
+      await next.close();
+    }
   });
 });
 
