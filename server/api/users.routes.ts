@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -20,6 +19,7 @@ import {
   type UserListRow,
 } from '../../src/schemas/users.schema.ts';
 import { userClaimNames } from '../../src/domain/user-claims.ts';
+import { csvRecord } from '../../src/domain/list-csv.ts';
 import { isAdminStaffRole, userStatusDisplay, type UserAction } from '../../src/domain/user-status.ts';
 import { australianMobileOnlyText, isAustralianMobile } from '../../src/domain/australian-mobile.ts';
 import { cleanPersonalisedMessage } from '../providers/mail/compose.ts';
@@ -164,13 +164,17 @@ export function registerUserRoutes({ app, db, access, config }: RouteContext, ma
       const batches = usersForExport(db, tenantOf(request).id, request.query.SearchQuery);
       // The first batch is read before anything is sent: a failing query is an error answer, not a short CSV.
       const first = await batches.next();
-      // UTF-8 BOM so Excel reads the names as written; cells starting = + - @ are neutralised. A
-      // batch is one string (the stream is pulled a batch at a time, so memory holds one batch).
+      // UTF-8 BOM so Excel reads the names as written. Every record goes through the one CSV writer
+      // of every export (src/domain/list-csv.ts: formulas neutralised, separators of any locale
+      // quoted; issue 38 point 7). A batch is one string (the stream is pulled a batch at a time,
+      // so memory holds one batch).
       async function* csv() {
-        yield stringify([exportColumns], { bom: true, escape_formulas: true });
+        yield `\uFEFF${csvRecord(exportColumns)}`;
         let next = first;
         while (!next.done) {
-          yield stringify(next.value.map(exportRow), { escape_formulas: true });
+          let chunk = '';
+          for (const row of next.value) chunk += csvRecord(exportRow(row));
+          yield chunk;
           next = await batches.next();
         }
       }

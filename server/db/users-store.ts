@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import { sqlRunner, type SqlParam } from './sql-runner.ts';
 import { tenantRoles, userAudit, users } from './schema.ts';
@@ -80,13 +80,26 @@ export async function listUsers(db: Database, tenantId: string, request: { pageN
   // The matches come from the search index first, then are counted and sorted in one statement: a
   // planner walking the name index for LIMIT 20 tests every row's words, and for a rare word (an
   // e-mail) reads the whole tenant.
+  // The user whose e-mail is the search comes first (issue 39 point 12: `staff@demo.test` also finds
+  // every `@staff.demo.test` address); the rest keep the name order.
+  const exactEmail = request.search.trim().toLowerCase();
   const matches = db.$with('matches').as(
     db
-      .select({ ...rowColumns, total: sql<number>`(count(*) over ())::int`.as('total') })
+      .select({
+        ...rowColumns,
+        total: sql<number>`(count(*) over ())::int`.as('total'),
+        exact: sql<boolean>`(lower(${users.email}) = ${exactEmail})`.as('exact'),
+      })
       .from(users)
       .where(where),
   );
-  const rows = await db.with(matches).select().from(matches).orderBy(asc(matches.firstName), asc(matches.lastName), asc(matches.id)).limit(request.rowsPerPage).offset(offset);
+  const rows = await db
+    .with(matches)
+    .select()
+    .from(matches)
+    .orderBy(desc(matches.exact), asc(matches.firstName), asc(matches.lastName), asc(matches.id))
+    .limit(request.rowsPerPage)
+    .offset(offset);
   // A page past the last has no row to carry the total.
   return answer(rows, rows[0]?.total ?? (offset > 0 ? await countAll() : 0));
 }

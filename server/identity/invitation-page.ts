@@ -1,6 +1,6 @@
 import { html, raw } from '../html.ts';
 import type { Tenant } from '../tenancy.ts';
-import { passwordRules } from '../../src/domain/password-policy.ts';
+import { passwordRules, passwordsMismatchMessage } from '../../src/domain/password-policy.ts';
 
 /** The invitation page's texts (tests read them from here). */
 export const invitationTexts = {
@@ -13,7 +13,8 @@ export const invitationTexts = {
   renewButton: 'Send me a new link',
   renewed: 'A new link is on its way to your e-mail address.',
   passwordSet: 'Your password is set. You can now sign in.',
-  mismatch: 'The two passwords do not match.',
+  /** AM §5's text, the one Change Password and reset give. */
+  mismatch: passwordsMismatchMessage,
 } as const;
 
 export type InvitationView =

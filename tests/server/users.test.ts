@@ -202,7 +202,9 @@ describe('the invitation', () => {
     expect(weak.statusCode).toBe(400);
     expect(weak.body).toContain('The password needs');
     const mismatch = await page(link, 'POST', { password: goodPassword, confirm: `${goodPassword}x` });
-    expect(mismatch.body).toContain(invitationTexts.mismatch);
+    // AM §5's text, as Change Password and reset say it (issue 39 point 18).
+    expect(mismatch.body).toContain('Passwords do not match.');
+    expect(mismatch.body).not.toContain('The two passwords');
     const set = await page(link, 'POST', { password: goodPassword, confirm: goodPassword });
     expect(set.statusCode).toBe(200);
     expect(set.body).toContain(invitationTexts.passwordSet);
