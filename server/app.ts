@@ -39,6 +39,7 @@ import { storageFor } from './storage/storage.ts';
 import { ensureSampleDocuments } from './storage/sample-documents.ts';
 import { registerPortalStatic } from './static.ts';
 import { registerHealthRoutes } from './api/health.routes.ts';
+import { registerEventRoutes } from './api/events.routes.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerRateLimits } from './rate-limits.ts';
 import { countersFor } from './counters.ts';
@@ -141,6 +142,7 @@ export async function buildApp({ db, config, distDir, databaseRestarts = () => 0
   registerUserRoutes(context, mailerFor(config));
   registerInvitationRoutes(app, db, mailerFor(config), config);
   registerVerificationRoutes(context);
+  await registerEventRoutes(context);
   // The files seeded documents point at (a few small samples), in whichever storage this is.
   await ensureSampleDocuments(storage);
   registerHealthRoutes(context, databaseRestarts);

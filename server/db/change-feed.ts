@@ -22,6 +22,8 @@ export interface ChangeFeed {
   onUserChanged(listener: (userId: string) => void): void;
   /** Calls `listener` with the id of each identity-provider grant that ends (migration 0005). */
   onGrantEnded(listener: (grantId: string) => void): void;
+  /** Calls `listener` with each tenant's new list data version as it is announced (the live event streams, server/live). */
+  onDataVersion(listener: (tenantId: string, version: number) => void): void;
 }
 
 interface ListeningClient {
@@ -57,11 +59,14 @@ async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
   const listKey = (list: string, tenantId: string) => `${list}\u0000${tenantId}`;
   const userListeners: ((userId: string) => void)[] = [];
   const grantListeners: ((grantId: string) => void)[] = [];
+  const versionListeners: ((tenantId: string, version: number) => void)[] = [];
   const noteDataVersion = (tenantId: string, version: number) => versions.note(tenantId, version);
   const noteListVersion = (list: string, tenantId: string, version: number) => listVersions.note(listKey(list, tenantId), version);
   await client.listen('application_data_version', (payload) => {
     const announced = parseVersion(payload);
-    if (announced) noteDataVersion(announced.tenant, announced.version);
+    if (!announced) return;
+    noteDataVersion(announced.tenant, announced.version);
+    for (const listener of versionListeners) listener(announced.tenant, announced.version);
   });
   await client.listen('list_data_version', (payload) => {
     const announced = parseVersion(payload);
@@ -80,6 +85,7 @@ async function listenTo(client: ListeningClient): Promise<ChangeFeed> {
     noteListVersion,
     onUserChanged: (listener) => userListeners.push(listener),
     onGrantEnded: (listener) => grantListeners.push(listener),
+    onDataVersion: (listener) => versionListeners.push(listener),
   };
 }
 
