@@ -2,14 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { portalClientId, portalScope } from '../server/identity/provider.ts';
 import { demoPassword } from '../server/db/seed.ts';
 
+/** How a bench reaches the server: fetch, or one that picks an instance behind one host name. */
+export type Transport = (url: URL, init: RequestInit) => Promise<Response>;
+
 /**
  * A browser for HTTP benches: keeps the cookies servers set (dropping expired ones) and sends them
  * back; redirects are not followed, so a caller sees each hop.
  */
-export function cookieBrowser(origin: string) {
+export function cookieBrowser(origin: string, transport: Transport = fetch) {
   const cookies = new Map<string, string>();
   const go = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
-    const response = await fetch(new URL(url, origin), {
+    const response = await transport(new URL(url, origin), {
       method,
       redirect: 'manual',
       headers: {
@@ -46,6 +49,7 @@ export async function signInOverHttp(
   origin: string,
   email: string,
   password = demoPassword,
+  transport: Transport = fetch,
 ): Promise<string> {
   const redirectUri = `${origin}/authentication/callback`;
   const verifier = randomBytes(32).toString('base64url');
@@ -60,7 +64,7 @@ export async function signInOverHttp(
     state: 'soak',
   });
 
-  const { go } = cookieBrowser(origin);
+  const { go } = cookieBrowser(origin, transport);
 
   let response = await go('GET', `/oidc/auth?${query}`);
   for (let hop = 0; hop < 10; hop++) {
@@ -69,7 +73,7 @@ export async function signInOverHttp(
       if (next.pathname === '/authentication/callback') {
         const code = next.searchParams.get('code');
         if (!code) throw new Error(`sign-in of ${email}: no code in ${response.location}`);
-        const token = await fetch(`${origin}/oidc/token`, {
+        const token = await transport(new URL('/oidc/token', origin), {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({

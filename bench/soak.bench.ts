@@ -11,6 +11,9 @@
 // missing writes; exits 1 if any acknowledged write is missing. The load average is printed too: on
 // a shared two-core machine the latencies say as much about the neighbours as about the server.
 //
+// SOAK_DATABASE=postgres (npm run soak:postgres) runs bench/soak-postgres.ts instead: two instances on
+// one PostgreSQL, an instance SIGKILLed and PostgreSQL restarted under load.
+//
 // SOAK_SLOWEST=n prints the n slowest answered requests with their start time.
 // SOAK_DEBUG_REPORT=1 with NODE_OPTIONS="--report-on-signal --report-signal=SIGUSR2" makes a server
 // that ignores SIGTERM for 30 s write a diagnostic report (stacks, open handles) before its SIGKILL.
@@ -21,6 +24,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort, percentile } from './support.ts';
 import { signInOverHttp } from './http-sign-in.ts';
+import { killInstances, soakPostgres } from './soak-postgres.ts';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 60);
 const userCount = Number(process.env.SOAK_USERS ?? 50);
@@ -768,9 +772,11 @@ function codeOf(error: unknown): string {
 
 let exitCode = 2;
 try {
-  exitCode = await main();
+  // SOAK_DATABASE=postgres: two instances on the cluster of scripts/with-postgres.sh (bench/soak-postgres.ts).
+  exitCode = process.env.SOAK_DATABASE === 'postgres' ? await soakPostgres() : await main();
 } catch (error) {
   console.error(error);
   liveServer?.child.kill('SIGKILL');
+  killInstances();
 }
 process.exit(exitCode);
