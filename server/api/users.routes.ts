@@ -35,6 +35,7 @@ import {
   recordUserAudit,
   setApplicationAccess,
   tenantRoleList,
+  touchUserRow,
   usersForExport,
 } from '../db/users-store.ts';
 import { applyAccountAction } from '../identity/account-status.ts';
@@ -367,6 +368,8 @@ export function registerUserRoutes({ app, db, access, config }: RouteContext, ma
             targetUserId: target.id,
             action: 'resendInvitation',
           });
+          // The row's invitation is live again (it may have been revoked): the list must say so.
+          await touchUserRow(tx, target.id);
         },
       );
       return { Success: true, Message: userActionTexts.resendInvitation.success };
@@ -386,6 +389,8 @@ export function registerUserRoutes({ app, db, access, config }: RouteContext, ma
       if (target.status !== 'Invited') throw new HttpError(409, notInvitedMessage);
       const revoked = await db.transaction(async (tx) => {
         if (!(await revokeInvitations(tx, target.id))) return false;
+        // The row now says the invitation was revoked: the list's kept answers must move on.
+        await touchUserRow(tx, target.id);
         await recordUserAudit(tx, {
           tenantId: target.tenantId,
           actorUserId: principal.userId,

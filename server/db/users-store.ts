@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import { sqlRunner, type SqlParam } from './sql-runner.ts';
-import { tenantRoles, userAudit, users } from './schema.ts';
+import { tenantRoles, userAudit, userInvitations, users } from './schema.ts';
 import type { UserListRow } from '../../src/schemas/users.schema.ts';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -66,12 +66,38 @@ const listRowOf = (row: RowRecord): UserListRow => ({
   LockedTimestamp: seconds(row.lockedAt),
 });
 
+/**
+ * The Invited users among `userIds` whose newest invitation was revoked: read for one page's rows
+ * only. Revoking or resending touches the user's row (touchUserRow), so a kept answer moves on too.
+ */
+async function revokedInvitations(db: Database, userIds: readonly string[]): Promise<ReadonlySet<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinctOn([userInvitations.userId], { userId: userInvitations.userId, revokedAt: userInvitations.revokedAt })
+    .from(userInvitations)
+    .where(inArray(userInvitations.userId, [...userIds]))
+    .orderBy(userInvitations.userId, desc(userInvitations.createdAt), desc(userInvitations.id));
+  return new Set(rows.filter((row) => row.revokedAt !== null).map((row) => row.userId));
+}
+
+/** An update that changes nothing but tells the users list its kept answers are stale (migration 0021's trigger). */
+export async function touchUserRow(tx: Tx, userId: string) {
+  await tx.update(users).set({ status: sql`${users.status}` }).where(eq(users.id, userId));
+}
+
 /** SUV §7 GET /users/list: one page in name order, the total and the last page (0 when none match). */
 export async function listUsers(db: Database, tenantId: string, request: { pageNo: number; rowsPerPage: number; search?: string }) {
   const where = listWhere(tenantId, request.search);
   const offset = (request.pageNo - 1) * request.rowsPerPage;
   const order = [asc(users.firstName), asc(users.lastName), asc(users.id)] as const;
-  const answer = (rows: RowRecord[], total: number) => ({ Users: rows.map(listRowOf), TotalRows: total, MaxPage: Math.ceil(total / request.rowsPerPage) });
+  const answer = async (rows: RowRecord[], total: number) => {
+    const revoked = await revokedInvitations(db, rows.filter((row) => row.status === 'Invited').map((row) => row.id));
+    return {
+      Users: rows.map((row) => ({ ...listRowOf(row), InvitationRevoked: revoked.has(row.id) })),
+      TotalRows: total,
+      MaxPage: Math.ceil(total / request.rowsPerPage),
+    };
+  };
   const countAll = async () => (await db.select({ total: sql<number>`count(*)::int` }).from(users).where(where))[0]?.total ?? 0;
   if (request.search === undefined || request.search.trim() === '') {
     const [rows, total] = await Promise.all([db.select(rowColumns).from(users).where(where).orderBy(...order).limit(request.rowsPerPage).offset(offset), countAll()]);

@@ -33,6 +33,20 @@ export function userStatusDisplay(status: string): { label: string; style: UserS
   return isKnownStatus(status) ? statusDisplay[status] : { label: status, style: 'plain' };
 }
 
+/** A row's status as shown: an Invited row whose invitation was revoked says so (issue 39 point 17). */
+export function rowStatusDisplay(row: { Status: string; InvitationRevoked?: boolean | undefined }): { label: string; style: UserStatusStyle | 'plain' } {
+  if (row.Status === 'Invited' && row.InvitationRevoked === true) return { label: 'Invitation revoked', style: 'disabled' };
+  return userStatusDisplay(row.Status);
+}
+
+export type InvitationAction = 'resendInvitation' | 'revokeInvitation';
+
+/** An Invited row's invitation actions: a revoked invitation can only be sent again (a new link), not revoked again. */
+export function invitationActions(row: { Status: string; InvitationRevoked?: boolean | undefined }): InvitationAction[] {
+  if (row.Status !== 'Invited') return [];
+  return row.InvitationRevoked === true ? ['resendInvitation'] : ['resendInvitation', 'revokeInvitation'];
+}
+
 export const enabledStatuses: readonly UserStatus[] = ['Invited', 'Active', 'Normal'];
 export const lockedStatuses: readonly UserStatus[] = ['LockedPasswordAttempts', 'LockedMFAAttempts', 'LockInactivity'];
 

@@ -31,6 +31,8 @@ export const UserListRowSchema = z.object({
   LastSuccessfulLoginTimestamp: z.nullable(z.int()),
   /** When the current lock began (unix seconds), null when not locked: the row says why and when. */
   LockedTimestamp: z.nullable(z.int()),
+  /** An Invited row whose invitation an administrator revoked (issue 39 point 17); the list sets it, the export leaves it out. */
+  InvitationRevoked: z.optional(z.boolean()),
 });
 export type UserListRow = z.infer<typeof UserListRowSchema>;
 

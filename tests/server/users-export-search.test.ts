@@ -58,3 +58,22 @@ describe('the users search (issue 39 point 12)', () => {
     expect(keys).toEqual([...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   });
 });
+
+describe('a revoked invitation’s row (issue 39 point 17)', () => {
+  it('the list says the invitation was revoked, at once (not a kept answer), and a resend makes it live again', async () => {
+    const roles = (await get('/api/roles')).json<{ TenantRoleId: number; RoleName: string }[]>();
+    const role = roles.find((entry) => entry.RoleName === 'Staff')!;
+    const invited = await api(server, 'POST', '/api/users/invite', {
+      token: adminToken,
+      body: { firstName: 'Rhea', lastName: 'Revoked', email: 'rhea.revoked@example.com', MobileNumber: '0412345678', RoleId: role.TenantRoleId },
+    });
+    const { UserGuid } = invited.json<{ UserGuid: string }>();
+    const row = async () =>
+      (await get(`/api/users/list?SearchQuery=${encodeURIComponent('rhea.revoked@example.com')}`)).json<{ Users: { GlobalUserId: string; Status: string; InvitationRevoked?: boolean }[] }>().Users[0];
+    expect(await row()).toMatchObject({ GlobalUserId: UserGuid, Status: 'Invited', InvitationRevoked: false });
+    expect((await api(server, 'POST', '/api/users/revokeinvitation', { token: adminToken, body: { GlobalUserId: UserGuid } })).statusCode).toBe(200);
+    expect(await row()).toMatchObject({ GlobalUserId: UserGuid, Status: 'Invited', InvitationRevoked: true });
+    expect((await api(server, 'POST', '/api/users/resendinvitation', { token: adminToken, body: { GlobalUserId: UserGuid } })).statusCode).toBe(200);
+    expect(await row()).toMatchObject({ GlobalUserId: UserGuid, Status: 'Invited', InvitationRevoked: false });
+  });
+});

@@ -3,10 +3,12 @@ import {
   allowedUserActions,
   applicationAccessText,
   canApplyUserAction,
+  invitationActions,
   isAdminStaffRole,
   isEnabledStatus,
   isLockedStatus,
   lockDescription,
+  rowStatusDisplay,
   statusAfter,
   userStatusDisplay,
   userStatuses,
@@ -82,5 +84,17 @@ describe('the Permissions cell (SUV §2)', () => {
   it('reads the access in words', () => {
     expect(applicationAccessText(true)).toBe('Can access your applications');
     expect(applicationAccessText(false)).toBe('No access');
+  });
+});
+
+describe('a revoked invitation’s row (issue 39 point 17)', () => {
+  it('says the invitation was revoked and offers only Resend; a live one says Invited and offers Resend and Revoke', () => {
+    expect(rowStatusDisplay({ Status: 'Invited', InvitationRevoked: true })).toEqual({ label: 'Invitation revoked', style: 'disabled' });
+    expect(invitationActions({ Status: 'Invited', InvitationRevoked: true })).toEqual(['resendInvitation']);
+    expect(rowStatusDisplay({ Status: 'Invited', InvitationRevoked: false })).toEqual({ label: 'Invited', style: 'pending' });
+    expect(invitationActions({ Status: 'Invited', InvitationRevoked: false })).toEqual(['resendInvitation', 'revokeInvitation']);
+    expect(invitationActions({ Status: 'Invited' })).toEqual(['resendInvitation', 'revokeInvitation']);
+    expect(invitationActions({ Status: 'Active', InvitationRevoked: true })).toEqual([]);
+    expect(rowStatusDisplay({ Status: 'Active', InvitationRevoked: true })).toEqual({ label: 'Active', style: 'success' });
   });
 });

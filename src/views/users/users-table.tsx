@@ -6,10 +6,11 @@ import { lastActivityText } from '../../domain/users-address.ts';
 import {
   allowedUserActions,
   applicationAccessText,
+  invitationActions,
   isAdminStaffRole,
   isLockedStatus,
   lockDescription,
-  userStatusDisplay,
+  rowStatusDisplay,
   type UserAction,
 } from '../../domain/user-status.ts';
 import type { UserListRow } from '../../schemas/users.schema.ts';
@@ -35,7 +36,7 @@ function menuActions(row: UserListRow, claims: Claims, own: boolean): RowAction[
   const byStatus = allowedUserActions(row.Status).filter((action) =>
     action === 'unlock' ? hasClaim(claims, userClaimNames.unlock) : hasClaim(claims, userClaimNames.enableDisable) && !(own && action === 'deactivate'),
   );
-  const invitation: RowAction[] = row.Status === 'Invited' && hasClaim(claims, userClaimNames.invite) ? ['resendInvitation', 'revokeInvitation'] : [];
+  const invitation: RowAction[] = hasClaim(claims, userClaimNames.invite) ? invitationActions(row) : [];
   return [...byStatus, ...invitation];
 }
 
@@ -73,7 +74,7 @@ export function UsersTable({ list, claims, ownEmail, onOpen }: { list: UserListA
         <tbody>
           {rows.map((row) => {
             const own = row.Email.toLowerCase() === ownEmail.toLowerCase();
-            const status = userStatusDisplay(row.Status);
+            const status = rowStatusDisplay(row);
             const deactivated = row.Status === 'Deactivated';
             const lock = lockDescription(row.Status, row.LockedTimestamp);
             const actions = menuActions(row, claims, own);
