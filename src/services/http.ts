@@ -52,6 +52,12 @@ export function setAccessTokenSource(source: () => string | undefined): void {
   accessToken = source;
 }
 
+/** The bearer header of the current session, for requests the ky wrapper cannot make (the live event stream). */
+export function authorizationHeader(): Record<string, string> {
+  const token = accessToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
 const unauthorizedListeners = new Set<() => void>();
 
 /** A 401 ends the session: every listener (the session machine) hears of it. */
