@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
+import { PassThrough } from 'node:stream';
 import { and, asc, desc, eq, like, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { accessTokenFor, hosts, startTestServer, type TestServer } from './harness.ts';
@@ -296,6 +297,34 @@ describe('a write and a depersonalise sent together (issue 38 point 2)', { timeo
       .map((route) => `${route.method} ${route.url}`)
       .filter((name) => typeof catalogue.find((route) => `${[route.method].flat().join('|')} ${route.url}` === name)?.config?.application === 'function');
     expect(kinds.map((kind) => kind.route).sort()).toEqual([...new Set(located)].sort());
+  });
+
+  it('refuses an upload whose application is depersonalised while its bytes stream in, and removes the bytes', async () => {
+    const target = pool[next++]!;
+    const filesBefore = await storedFiles();
+    const body = multipart(`${markerName} passport.pdf`, uploadBytes);
+    const stream = new PassThrough();
+    const half = body.payload.length >> 1;
+    const upload = server.app.inject({
+      method: 'POST',
+      url: `/api/document/upload/${target.id}`,
+      headers: { ...headers(), 'content-type': body.contentType, 'content-length': String(body.payload.length) },
+      payload: stream,
+    });
+    stream.write(body.payload.subarray(0, half));
+    // The first half is in storage (a partial file) before the erasure: the rule before the handler has passed.
+    for (let waited = 0; (await storedFiles()).length === filesBefore.length; waited++) {
+      expect(waited, 'the upload never started storing').toBeLessThan(200);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const erased = await depersonalise(target);
+    expect(erased.statusCode, erased.body).toBe(200);
+    stream.end(body.payload.subarray(half));
+    const refused = await upload;
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().message).toBe(depersonalisedWriteMessage);
+    expect(await after(target)).toEqual({ status: 'Depersonalised', erasures: 1, afterErasure: [], unscrubbedComments: [], documents: 0, traces: [] });
+    expect(await storedFiles()).toEqual(filesBefore);
   });
 
   it.each(kinds.map((kind) => [kind.route, kind] as const))('%s: refused, or committed before the erasure and scrubbed', async (_name, kind) => {
