@@ -18,9 +18,9 @@ import { pendingScrubs } from './schema.ts';
  * pg_statistic too, whose replaced rows held the samples.
  *
  * Each depersonalise records the scrub it owes in its own transaction (pending_scrubs, migration
- * 0025), and a record goes only once its scrub is done: a server stopped in between (SIGKILL, or
- * SIGTERM during the wait) leaves the record, and the next one to start does the scrub (issue 38
- * point 4). It runs after the answer, one run at a time, and the depersonalisations that arrive
+ * 0025), and a record goes only once its scrub is done: a server killed in between (SIGKILL, a
+ * crash) leaves the record, and the next one to start does the scrub; a graceful stop finishes the
+ * run under way (close) and leaves the rest recorded (issue 38 point 4). It runs after the answer, one run at a time, and the depersonalisations that arrive
  * meanwhile share the next run. On PGlite every statement waits for the one connection, so while
  * it runs other requests wait too. On PostgreSQL only the statistics are refreshed here:
  * autovacuum removes dead versions and the server recycles WAL on its own schedule (README "What
@@ -62,7 +62,7 @@ export interface FreedSpaceScrubber {
 
 const analyzeDepersonalisedTables = sql.raw(`analyze ${depersonalisedTables.join(', ')}`);
 
-/** Runs the scrub once, now, whatever is recorded: for tests and the benchmark. */
+/** The embedded scrub itself, whatever is recorded: scrubPending runs it, tests time it. */
 export async function scrubFreedSpace(db: Database): Promise<void> {
   await db.execute(sql.raw(`vacuum full ${depersonalisedTables.join(', ')}`));
   // After the rewrite: the samples are taken from the live rows only, and pg_statistic's replaced
