@@ -22,7 +22,7 @@ export type ReportsEvent = { type: 'range.change'; range: ReportRange } | { type
  * then and this browser's clock in the tenant's zone, so neither a page left open overnight nor a
  * slow clock refuses today. Before that the server alone judges the future.
  */
-const knownToday = (summary: ReportSummary | undefined): string | undefined => {
+export const knownToday = (summary: ReportSummary | undefined): string | undefined => {
   if (!summary) return undefined;
   const browser = todayIn(summary.TimeZone);
   return browser > summary.Today ? browser : summary.Today;
@@ -52,7 +52,10 @@ export const reportsMachine = setup({
     loadSummary: fromPromise<ReportSummary, ReportRange>(({ input }) => reportSummary(input)),
   },
   actions: {
-    assignRange: assign(({ context, event }) => ({ range: event.type === 'range.change' ? event.range : context.range, problem: undefined })),
+    assignRange: assign(({ context, event }) => ({
+      range: event.type === 'range.change' ? event.range : context.range,
+      problem: undefined,
+    })),
     assignSummary: assign((_, params: { summary: ReportSummary }) => ({ summary: params.summary })),
     assignRangeProblem: assign(({ context }) => ({ problem: problemOf(context.range, context.summary) })),
     assignRefusal: assign((_, params: { error: unknown }) => ({
@@ -61,7 +64,8 @@ export const reportsMachine = setup({
   },
   guards: {
     /** The range asked for (the event's, else the address's at start) breaks the shared rule. */
-    isRangeInvalid: ({ context, event }) => problemOf(event.type === 'range.change' ? event.range : context.range, context.summary) !== undefined,
+    isRangeInvalid: ({ context, event }) =>
+      problemOf(event.type === 'range.change' ? event.range : context.range, context.summary) !== undefined,
     isRangeRefused: (_, params: { error: unknown }) => params.error instanceof ReportRangeRefused,
   },
   delays: {
@@ -78,8 +82,12 @@ export const reportsMachine = setup({
       initial: 'checking',
       states: {
         checking: {
-          description: 'The range in the address (at start, or after a failure or a refusal) is checked against the shared rule before anything is asked',
-          always: [{ guard: 'isRangeInvalid', target: 'invalid', actions: 'assignRangeProblem' }, { target: 'loading' }],
+          description:
+            'The range in the address (at start, or after a failure or a refusal) is checked against the shared rule before anything is asked',
+          always: [
+            { guard: 'isRangeInvalid', target: 'invalid', actions: 'assignRangeProblem' },
+            { target: 'loading' },
+          ],
         },
         loading: {
           description: 'The figures are loading: each chart shows its placeholder',
@@ -88,9 +96,16 @@ export const reportsMachine = setup({
             id: 'loadSummary',
             src: 'loadSummary',
             input: ({ context }) => context.range,
-            onDone: { target: 'loaded', actions: { type: 'assignSummary', params: ({ event }) => ({ summary: event.output }) } },
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'assignSummary', params: ({ event }) => ({ summary: event.output }) },
+            },
             onError: [
-              { guard: { type: 'isRangeRefused', params: ({ event }) => ({ error: event.error }) }, target: 'invalid', actions: { type: 'assignRefusal', params: ({ event }) => ({ error: event.error }) } },
+              {
+                guard: { type: 'isRangeRefused', params: ({ event }) => ({ error: event.error }) },
+                target: 'invalid',
+                actions: { type: 'assignRefusal', params: ({ event }) => ({ error: event.error }) },
+              },
               { target: 'failed' },
             ],
           },
@@ -117,9 +132,16 @@ export const reportsMachine = setup({
             id: 'loadSummary',
             src: 'loadSummary',
             input: ({ context }) => context.range,
-            onDone: { target: 'loaded', actions: { type: 'assignSummary', params: ({ event }) => ({ summary: event.output }) } },
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'assignSummary', params: ({ event }) => ({ summary: event.output }) },
+            },
             onError: [
-              { guard: { type: 'isRangeRefused', params: ({ event }) => ({ error: event.error }) }, target: 'invalid', actions: { type: 'assignRefusal', params: ({ event }) => ({ error: event.error }) } },
+              {
+                guard: { type: 'isRangeRefused', params: ({ event }) => ({ error: event.error }) },
+                target: 'invalid',
+                actions: { type: 'assignRefusal', params: ({ event }) => ({ error: event.error }) },
+              },
               { target: 'failed' },
             ],
           },
@@ -138,7 +160,8 @@ export const reportsMachine = setup({
           },
         },
         invalid: {
-          description: "The range cannot be reported: the reason (the portal's check or the server's), no charts and no Retry",
+          description:
+            "The range cannot be reported: the reason (the portal's check or the server's), no charts and no Retry",
           on: {
             'range.change': { target: 'checking', actions: 'assignRange' },
           },
@@ -150,7 +173,8 @@ export const reportsMachine = setup({
       initial: 'waiting',
       states: {
         waiting: {
-          description: 'The page has just appeared: the charts wait their 250 ms behind placeholders of their size',
+          description:
+            'The page has just appeared: the charts wait their 250 ms behind placeholders of their size',
           after: { chartsDelay: { target: 'shown' } },
         },
         shown: { description: 'The charts may be drawn (as soon as their figures are there)' },
@@ -164,10 +188,14 @@ export const ReportsContext = createActorContext(reportsMachine);
 /** The words the diagrams and QA plans print (docs/testing.md, "Statechart labels"). */
 export const statechartLabels = {
   purpose:
-    "Reports page: loads the figures of the five charts for the date range in the address, with Retry; a range that cannot be reported shows the reason, without Retry; charts appear about 250 ms after the page.",
+    'Reports page: loads the figures of the five charts for the date range in the address, with Retry; a range that cannot be reported shows the reason, without Retry; charts appear about 250 ms after the page.',
   spec: ['SUV §2', 'SUV §6', 'SUV §9', 'issue 30', 'issue 39'],
   actors: {
-    loadSummary: { does: 'Loads the report figures for the range', done: 'figures loaded', failed: 'figures could not be loaded' },
+    loadSummary: {
+      does: 'Loads the report figures for the range',
+      done: 'figures loaded',
+      failed: 'figures could not be loaded',
+    },
   },
   guards: {
     isRangeInvalid: 'the range breaks the range rule',

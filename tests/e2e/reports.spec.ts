@@ -8,6 +8,21 @@ import { signInAt } from './support.ts';
  */
 
 const charts = (page: Page) => page.locator('.apexcharts-canvas');
+/** A date segment of the picker, by react-aria's name ('year, End Date, Date range'). */
+const segment = (page: Page, part: 'year, Start Date' | 'year, End Date') => page.getByRole('spinbutton', { name: new RegExp(`^${part}`) });
+const historyLength = (page: Page) => page.evaluate(() => history.length);
+/** The picker's days as react-aria submits them (hidden inputs named from and to). */
+const pickerDay = (page: Page, name: 'from' | 'to') => page.locator(`input[name="${name}"]`);
+
+/** Every GET /api/reports/summary the page makes, by its query. */
+function summaryRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/reports/summary') seen.push(url.search);
+  });
+  return seen;
+}
 const card = (page: Page, title: string) => page.getByRole('region', { name: title, exact: true });
 
 async function axeViolations(page: Page) {
@@ -71,5 +86,110 @@ test.describe('Reports page (issue 30)', () => {
     await expect(charts(page)).toHaveCount(5);
     await expect(page.getByText('Applications you can see, 2025-07-01 to 2025-12-31')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('a typed range goes into the address once, when it is done and valid; Back brings picker and charts back together (issue 39 point 4)', async ({ page }) => {
+    const requests = summaryRequests(page);
+    await signInAt(page, '/reports?from=2024-07-01&to=2024-12-31', 'admin@demo.test');
+    await expect(charts(page)).toHaveCount(5);
+    expect(requests).toEqual(['?from=2024-07-01&to=2024-12-31']);
+    const before = await historyLength(page);
+
+    // The year typed digit by digit passes 0002, 0020 and 0202: none of them is asked for or kept.
+    await segment(page, 'year, End Date').click();
+    await page.keyboard.type('2025');
+    await expect(pickerDay(page, 'to')).toHaveValue('2025-12-31');
+    await expect(page).toHaveURL(/\/reports\?from=2024-07-01&to=2024-12-31$/);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/reports\?from=2024-07-01&to=2025-12-31$/);
+    await expect(page.getByText('Applications you can see, 2024-07-01 to 2025-12-31')).toBeVisible();
+    expect(await historyLength(page)).toBe(before + 1);
+
+    // Focus leaving the picker is done too.
+    await segment(page, 'year, Start Date').click();
+    await page.keyboard.type('2025');
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).click();
+    await expect(page).toHaveURL(/\/reports\?from=2025-07-01&to=2025-12-31$/);
+    await expect(page.getByText('Applications you can see, 2025-07-01 to 2025-12-31')).toBeVisible();
+    expect(await historyLength(page)).toBe(before + 2);
+    expect(requests).toEqual(['?from=2024-07-01&to=2024-12-31', '?from=2024-07-01&to=2025-12-31', '?from=2025-07-01&to=2025-12-31']);
+
+    // Back: the picker shows the range the charts count.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/reports\?from=2024-07-01&to=2025-12-31$/);
+    await expect(page.getByText('Applications you can see, 2024-07-01 to 2025-12-31')).toBeVisible();
+    await expect(pickerDay(page, 'from')).toHaveValue('2024-07-01');
+    await expect(pickerDay(page, 'to')).toHaveValue('2025-12-31');
+    await page.goBack();
+    await expect(page).toHaveURL(/\/reports\?from=2024-07-01&to=2024-12-31$/);
+    await expect(page.getByText('Applications you can see, 2024-07-01 to 2024-12-31')).toBeVisible();
+    await expect(pickerDay(page, 'from')).toHaveValue('2024-07-01');
+    await expect(pickerDay(page, 'to')).toHaveValue('2024-12-31');
+    await expect(charts(page)).toHaveCount(5);
+  });
+
+  test('a range that cannot be reported says why, offers no Retry and is not asked for again (issue 39 point 5)', async ({ page }) => {
+    const requests = summaryRequests(page);
+    // Known wrong in the browser (the rule the server uses): nothing is asked.
+    await signInAt(page, '/reports?from=2026-03-01&to=2026-02-01', 'admin@demo.test');
+    const alert = page.getByRole('alert');
+    await expect(alert).toHaveText('This date range cannot be reported: to: must not be before from (2026-03-01)');
+    await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    await expect(charts(page)).toHaveCount(0);
+    expect(requests).toEqual([]);
+
+    await page.goto('/reports?from=2026-02-30&to=2026-03-31');
+    await expect(alert).toHaveText('This date range cannot be reported: from: must be a real day written YYYY-MM-DD');
+    await page.goto('/reports?from=2016-01-01&to=2026-01-09');
+    await expect(alert).toHaveText('This date range cannot be reported: from: the range is at most 3,660 days (this one is 3,661)');
+    expect(requests).toEqual([]);
+
+    // Only the server knows the tenant's today before any figures: its 400's message, once.
+    await page.goto('/reports?from=2099-01-01&to=2099-01-31');
+    await expect(alert).toContainText('This date range cannot be reported: from: must not be after today (');
+    await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    expect(requests).toEqual(['?from=2099-01-01&to=2099-01-31']);
+
+    // Typed: refused beside the picker, the address and the charts stay as they were.
+    await page.goto('/reports?from=2025-07-01&to=2025-12-31');
+    await expect(charts(page)).toHaveCount(5);
+    await segment(page, 'year, End Date').click();
+    await page.keyboard.type('2024');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toHaveText('to: must not be before from (2025-07-01)');
+    await expect(page).toHaveURL(/\/reports\?from=2025-07-01&to=2025-12-31$/);
+    await expect(page.getByText('Applications you can see, 2025-07-01 to 2025-12-31')).toBeVisible();
+    expect(requests).toEqual(['?from=2099-01-01&to=2099-01-31', '?from=2025-07-01&to=2025-12-31']);
+  });
+
+  test('an empty range says so on every chart, and the pie names every slice whole (issue 39 points 6 and 7)', async ({ page }) => {
+    await signInAt(page, '/reports?from=2015-01-01&to=2015-03-31', 'admin@demo.test');
+    await expect(card(page, 'Initiated Applications')).toContainText('No applications in this range');
+    await expect(card(page, 'Application Types Created')).toContainText('No applications in this range');
+    await expect(card(page, 'Completed Applications')).toContainText('No applications completed in this range');
+    await expect(card(page, 'Time to Complete')).toContainText('No applications completed in this range');
+    await expect(card(page, 'Last Section for Incomplete Applications')).toContainText('No incomplete applications in this range');
+    await expect(charts(page)).toHaveCount(0);
+    // A whole month inside the range is not partial.
+    await card(page, 'Completed Applications').getByRole('button', { name: 'View as table' }).click();
+    await expect(card(page, 'Completed Applications').getByRole('rowheader')).toHaveText(['Jan 2015', 'Feb 2015', 'Mar 2015']);
+    await page.screenshot({ path: test.info().outputPath('reports-empty.png'), fullPage: true });
+
+    await page.goto('/reports?from=2025-01-01&to=2025-12-31');
+    const pie = card(page, 'Application Types Created');
+    const labels = pie.locator('.apexcharts-pie-label');
+    await expect(labels).toHaveText(['Individual', 'Joint', 'Company', 'Trust Individual', 'Trust Corporate', 'Other']);
+    // A label may overhang its slice onto the white card: dark text in a white halo, all inside the drawing.
+    const drawn = await labels.evaluateAll((elements) =>
+      elements.map((element) => {
+        const style = getComputedStyle(element);
+        const box = element.getBoundingClientRect();
+        const svg = element.closest('svg')?.getBoundingClientRect();
+        const inside = svg !== undefined && box.left >= svg.left && box.right <= svg.right && box.top >= svg.top && box.bottom <= svg.bottom;
+        return { fill: style.fill, halo: style.stroke, order: style.paintOrder.split(' ')[0], inside };
+      }),
+    );
+    for (const label of drawn) expect(label).toEqual({ fill: 'rgb(27, 31, 36)', halo: 'rgb(255, 255, 255)', order: 'stroke', inside: true });
+    await pie.screenshot({ path: test.info().outputPath('reports-pie.png') });
   });
 });

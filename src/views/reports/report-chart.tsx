@@ -28,6 +28,9 @@ export interface ReportChartProps {
   onDrillDown: (drillDown: DrillDown) => void;
 }
 
+/** The pie's labels: the page's text colour (contrast 15:1 on the white card and the halo). */
+export const pieLabelColour = '#1b1f24';
+
 const numberOf = (value: string | number) => (typeof value === 'number' ? value : Number(value));
 
 export function ReportChart({ kind, table, colours, height, onDrillDown }: ReportChartProps) {
@@ -57,12 +60,14 @@ export function ReportChart({ kind, table, colours, height, onDrillDown }: Repor
     const options: ApexOptions = {
       ...base,
       labels: categories,
-      // The slice's name on the slice: its colour is not the only cue.
+      // The slice's name on the slice: its colour is not the only cue. A long name overhangs a
+      // narrow slice onto the card, where white text vanished ("ust Individual", issue 39 point
+      // 7): dark text inside a white halo (reports.module.css) reads on any slice and on the card.
       dataLabels: {
         enabled: true,
         formatter: (_value, { seriesIndex }: { seriesIndex: number }) => `${categories[seriesIndex] ?? ''}`,
         dropShadow: { enabled: false },
-        style: { fontSize: '11px' },
+        style: { fontSize: '11px', colors: [pieLabelColour] },
       },
       plotOptions: { pie: { dataLabels: { offset: -12, minAngleToShowLabel: 12 } } },
       stroke: { colors: ['#ffffff'], width: 2 },

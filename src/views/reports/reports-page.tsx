@@ -200,6 +200,10 @@ function ReportCard({ title, kind, table, colours, hrefOf, onDrillDown, extra }:
           placeholder
         ) : asTable ? (
           <FiguresTable table={table} hrefOf={hrefOf} />
+        ) : table.empty ? (
+          <p className={styles.empty} style={{ height: chartHeight }}>
+            {table.empty}
+          </p>
         ) : (
           <Suspense fallback={placeholder}>
             <div
