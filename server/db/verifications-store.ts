@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from './client.ts';
 import { verificationActivity, verifications } from './schema.ts';
 import { verificationPageSize, type VerificationService } from '../../src/schemas/verifications.schema.ts';
@@ -20,10 +20,41 @@ export interface Actor {
   displayName: string;
 }
 
-/** A search box text as a prefix query over the record's words ('smi jo' → 'smi:* & jo:*'); undefined when it has none. */
-export function searchQuery(search: string): string | undefined {
+/**
+ * The words of a search as the list shows its values (issue 39 point 10): lower case, symbols
+ * dropped, and digit groups side by side joined, so a company number typed as displayed ('000 000
+ * 019') is the number the record holds ('000000019').
+ */
+export function searchWords(search: string): string[] {
   const words = search.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-  return words ? words.split(' ').map((word) => `${word}:*`).join(' & ') : undefined;
+  if (!words) return [];
+  return words.split(' ').reduce<string[]>((joined, word) => {
+    const last = joined.at(-1);
+    if (last !== undefined && /^[0-9]+$/.test(last) && /^[0-9]+$/.test(word)) joined[joined.length - 1] = `${last}${word}`;
+    else joined.push(word);
+    return joined;
+  }, []);
+}
+
+/** The id letter the list shows before a record's number (SUV §2: C601, V602). */
+const idLetter = { company: 'c', individual: 'v' } as const;
+
+/**
+ * A search as a condition: every word must match, by prefix, one of the record's words, or, when it
+ * is an id as the list shows it ('c601' on the Company tab), be that record's id. Undefined when
+ * the search has no word.
+ */
+function searchCondition(kind: VerificationKind, search: string): SQL | undefined {
+  const words = searchWords(search);
+  if (!words.length) return undefined;
+  const matches = (word: string) => sql`${verifications.search} @@ to_tsquery('simple', ${`${word}:*`})`;
+  const idPattern = new RegExp(`^${idLetter[kind]}([0-9]{1,15})$`);
+  return and(
+    ...words.map((word) => {
+      const id = idPattern.exec(word)?.[1];
+      return id === undefined ? matches(word) : or(eq(verifications.id, Number(id)), matches(word));
+    }),
+  );
 }
 
 const listColumns = {
@@ -42,9 +73,9 @@ export async function listVerifications(db: Database, tenantId: string, kind: Ve
   const scope = and(eq(verifications.tenantId, tenantId), eq(verifications.kind, kind));
   const offset = (page - 1) * verificationPageSize;
   if (search.trim()) {
-    const query = searchQuery(search);
+    const condition = searchCondition(kind, search);
     // A keyword of symbols only has no word to match: nothing does.
-    if (!query) return { rows: [], total: 0 };
+    if (!condition) return { rows: [], total: 0 };
     // The matches come from the search index first (materialised), then are sorted and counted in
     // one statement: walking the newest-first index and testing each row's words is what a planner
     // picks for LIMIT 10, and for a rare word it reads the whole tenant.
@@ -52,7 +83,7 @@ export async function listVerifications(db: Database, tenantId: string, kind: Ve
       db
         .select({ ...listColumns, total: sql<number>`(count(*) over ())::int`.as('total') })
         .from(verifications)
-        .where(and(scope, sql`${verifications.search} @@ to_tsquery('simple', ${query})`)),
+        .where(and(scope, condition)),
     );
     const rows = await db
       .with(matches)
@@ -61,7 +92,7 @@ export async function listVerifications(db: Database, tenantId: string, kind: Ve
       .orderBy(desc(matches.createdAt), desc(matches.id))
       .limit(verificationPageSize)
       .offset(offset);
-    const total = rows[0]?.total ?? (offset > 0 ? await countMatches(db, scope, query) : 0);
+    const total = rows[0]?.total ?? (offset > 0 ? await countMatches(db, and(scope, condition)) : 0);
     return { rows, total };
   }
   const [rows, [counted]] = await Promise.all([
@@ -72,11 +103,8 @@ export async function listVerifications(db: Database, tenantId: string, kind: Ve
 }
 
 /** How many records match (a page past the last has no row to carry the total). */
-async function countMatches(db: Database, scope: SQL | undefined, query: string) {
-  const [counted] = await db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(verifications)
-    .where(and(scope, sql`${verifications.search} @@ to_tsquery('simple', ${query})`));
+async function countMatches(db: Database, where: SQL | undefined) {
+  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(verifications).where(where);
   return counted?.total ?? 0;
 }
 

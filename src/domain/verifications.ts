@@ -31,6 +31,34 @@ export function permittedServices(claims: readonly string[]): VerificationServic
   return services;
 }
 
+/** The list as its address holds it (issue 39 point 10): the tab, the page and the keyword. */
+export interface VerificationsAddress {
+  service: VerificationService;
+  page: number;
+  search: string;
+}
+
+/**
+ * /verifications?service=Individual&page=3&q=smith → the list to show: a tab the claims do not
+ * permit is the first permitted one (SUV §2), a page that is not a whole number from 1 is page 1.
+ */
+export function verificationsAddressOf(services: readonly VerificationService[], params: URLSearchParams): VerificationsAddress {
+  const asked = params.get('service');
+  const service = services.find((candidate) => candidate === asked) ?? services[0] ?? 'Company';
+  const page = Number(params.get('page') ?? '1');
+  return { service, page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1, search: (params.get('q') ?? '').trim() };
+}
+
+/** The address's query for a list, defaults left out (the first permitted tab, page 1, no keyword), as /users does. */
+export function verificationsQueryOf(services: readonly VerificationService[], address: VerificationsAddress): string {
+  const params = new URLSearchParams();
+  if (address.service !== (services[0] ?? 'Company')) params.set('service', address.service);
+  if (address.page !== 1) params.set('page', String(address.page));
+  if (address.search) params.set('q', address.search);
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
 /**
  * ASIC's ACN check digit: weights 8…1 on the first eight digits, check = (10 − sum mod 10) mod 10.
  * An ACN failing it cannot exist, so it is "not found" without asking the registry.

@@ -2,7 +2,8 @@ import { createActorContext } from '@xstate/react';
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { CompanyVerificationRow, IndividualVerificationRow, VerificationService } from '../schemas/verifications.schema.ts';
 import { verificationPageSize } from '../schemas/verifications.schema.ts';
-import { numericPart } from '../domain/verifications.ts';
+import { numericPart, type VerificationsAddress } from '../domain/verifications.ts';
+import { HttpError } from '../services/http.ts';
 import { downloadReport, listVerifications, prefetchTypeForm, setRefCode, type VerificationList } from '../services/verifications.service.ts';
 import type { MachineLabels } from './machine-labels.ts';
 import { typesOf } from './machine-types.ts';
@@ -10,6 +11,8 @@ import { typesOf } from './machine-types.ts';
 export interface VerificationListInput {
   /** SUV §2: the services the person's claims permit, Company before Individual. */
   services: readonly VerificationService[];
+  /** The tab, page and keyword the address holds (issue 39 point 10); else the first tab's page 1. */
+  address?: VerificationsAddress;
 }
 
 export interface VerificationListContext {
@@ -24,6 +27,8 @@ export interface VerificationListContext {
   /** The record whose reference code is being edited, and the text typed. */
   refTarget: { id: string; service: VerificationService } | undefined;
   refInput: string;
+  /** Why the reference code was not saved (the server's message, or that it could not be reached); '' for none. */
+  refError: string;
 }
 
 export type VerificationListEvent =
@@ -37,9 +42,17 @@ export type VerificationListEvent =
   | { type: 'refCode.change'; value: string }
   | { type: 'refCode.confirm' }
   | { type: 'refCode.cancel' }
-  | { type: 'wizard.prefetch' };
+  | { type: 'wizard.prefetch' }
+  | { type: 'address.change'; address: VerificationsAddress };
 
 const lastPage = (total: number) => Math.max(1, Math.ceil(total / verificationPageSize));
+
+/** The server's reason a reference code was refused (a 400's message), else that it was not saved. */
+export function refCodeErrorText(error: unknown): string {
+  const body = error instanceof HttpError && error.status === 400 ? error.body : undefined;
+  const message = typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' ? body.message : '';
+  return message ? `The reference code was not saved: ${message.replace(/^ref_code: /, '')}.` : 'The reference code could not be saved. Please try again.';
+}
 
 /**
  * SUV §2 Verifications page: the list of one service (10 a page), its search, paging, refresh,
@@ -63,20 +76,31 @@ export const verificationListMachine = setup({
     hasNextPage: ({ context }) => context.page < lastPage(context.total),
     hasPreviousPage: ({ context }) => context.page > 1,
     isPermittedService: ({ context }, params: { service: VerificationService }) => context.services.includes(params.service),
+    isPastLastPage: ({ context }, params: { total: number }) => context.page > lastPage(params.total),
   },
   actions: {
     assignService: assign((_, params: { service: VerificationService }) => ({ service: params.service, page: 1 })),
+    // The address moved (Back, a link, a reload): its tab if permitted, its page and keyword.
+    assignAddress: assign(({ context }, params: { address: VerificationsAddress }) => ({
+      service: context.services.includes(params.address.service) ? params.address.service : (context.services[0] ?? 'Company'),
+      page: params.address.page,
+      search: params.address.search.trim(),
+    })),
     assignSearch: assign((_, params: { value: string }) => ({ search: params.value.trim(), page: 1 })),
     nextPage: assign(({ context }) => ({ page: context.page + 1 })),
+    // An address past the last page (a bookmark of a list since shortened) shows the last page.
+    lastPageOf: assign((_, params: { total: number }) => ({ page: lastPage(params.total) })),
+    keepPageInRange: assign(({ context }) => ({ page: Math.min(context.page, lastPage(context.total)) })),
     previousPage: assign(({ context }) => ({ page: context.page - 1 })),
     assignList: assign((_, params: { result: VerificationList }) =>
       params.result.service === 'Company'
         ? { companyRows: params.result.list.responses, individualRows: [], total: params.result.list.totalCount }
         : { individualRows: params.result.list.responses, companyRows: [], total: params.result.list.totalCount },
     ),
-    openRefCode: assign(({ context }, params: { id: string; current: string }) => ({ refTarget: { id: params.id, service: context.service }, refInput: params.current })),
-    assignRefInput: assign((_, params: { value: string }) => ({ refInput: params.value })),
-    closeRefCode: assign({ refTarget: undefined, refInput: '' }),
+    openRefCode: assign(({ context }, params: { id: string; current: string }) => ({ refTarget: { id: params.id, service: context.service }, refInput: params.current, refError: '' })),
+    assignRefInput: assign((_, params: { value: string }) => ({ refInput: params.value, refError: '' })),
+    closeRefCode: assign({ refTarget: undefined, refInput: '', refError: '' }),
+    assignRefError: assign((_, params: { error: unknown }) => ({ refError: refCodeErrorText(params.error) })),
     // Issue 29: the wizard's first form starts loading before the wizard opens (its own machine takes it).
     prefetchWizardForm: (_, _params: undefined) => prefetchTypeForm(),
     startDownload: enqueueActions(({ enqueue, context }, params: { reportLink: string }) => {
@@ -88,19 +112,21 @@ export const verificationListMachine = setup({
   initial: 'loading',
   context: ({ input }) => ({
     services: input.services,
-    service: input.services[0] ?? 'Company',
-    page: 1,
-    search: '',
+    service: input.address && input.services.includes(input.address.service) ? input.address.service : (input.services[0] ?? 'Company'),
+    page: input.address?.page ?? 1,
+    search: input.address?.search.trim() ?? '',
     companyRows: [],
     individualRows: [],
     total: 0,
     refTarget: undefined,
     refInput: '',
+    refError: '',
   }),
   on: {
     'service.select': { guard: { type: 'isPermittedService', params: ({ event }) => ({ service: event.service }) }, target: '.loading', actions: { type: 'assignService', params: ({ event }) => ({ service: event.service }) } },
     'search.submit': { target: '.loading', actions: { type: 'assignSearch', params: ({ event }) => ({ value: event.value }) } },
     'list.refresh': { target: '.loading' },
+    'address.change': { target: '.loading', actions: { type: 'assignAddress', params: ({ event }) => ({ address: event.address }) } },
     'wizard.prefetch': { actions: 'prefetchWizardForm' },
   },
   states: {
@@ -111,9 +137,17 @@ export const verificationListMachine = setup({
         id: 'loadList',
         src: 'loadList',
         input: ({ context }) => ({ service: context.service, page: context.page, search: context.search }),
-        onDone: { target: 'ready', actions: { type: 'assignList', params: ({ event }) => ({ result: event.output }) } },
-        // SUV §8: swallowed; the list stays unchanged.
-        onError: { target: 'ready' },
+        onDone: [
+          {
+            guard: { type: 'isPastLastPage', params: ({ event }) => ({ total: event.output.list.totalCount }) },
+            target: 'loading',
+            reenter: true,
+            actions: { type: 'lastPageOf', params: ({ event }) => ({ total: event.output.list.totalCount }) },
+          },
+          { target: 'ready', actions: { type: 'assignList', params: ({ event }) => ({ result: event.output }) } },
+        ],
+        // SUV §8: swallowed; the list stays unchanged, on a page it has.
+        onError: { target: 'ready', actions: 'keepPageInRange' },
       },
     },
     ready: {
@@ -134,14 +168,14 @@ export const verificationListMachine = setup({
       },
     },
     savingRefCode: {
-      description: 'The reference code is saved; the list reloads whatever the answer (its handling is not shown)',
+      description: 'The reference code is saved, then the list reloads; a refusal keeps the modal open with its reason (issue 39 point 11)',
       tags: ['busy'],
       invoke: {
         id: 'saveRefCode',
         src: 'saveRefCode',
         input: ({ context }) => ({ service: context.refTarget?.service ?? context.service, id: context.refTarget?.id ?? '', refCode: context.refInput }),
         onDone: { target: 'loading', actions: 'closeRefCode' },
-        onError: { target: 'loading', actions: 'closeRefCode' },
+        onError: { target: 'editingRefCode', actions: { type: 'assignRefError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
   },
@@ -162,6 +196,7 @@ export const statechartLabels = {
     hasNextPage: 'a later page exists',
     hasPreviousPage: 'an earlier page exists',
     isPermittedService: 'the claims permit that service',
+    isPastLastPage: 'the page asked for is past the last',
   },
   events: {
     'service.select': 'Company or Individual chosen',
@@ -175,5 +210,6 @@ export const statechartLabels = {
     'refCode.confirm': 'Confirm pressed',
     'refCode.cancel': 'Cancel or Escape',
     'wizard.prefetch': 'New hovered or focused on the Individual tab (the wizard’s first form starts loading)',
+    'address.change': 'the address moved to another tab, page or keyword (Back, a link)',
   },
 } satisfies MachineLabels<typeof verificationListMachine>;

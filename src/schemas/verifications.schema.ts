@@ -84,7 +84,9 @@ export const RefCodeParamsSchema = z.object({
   recordNumber: z.string().check(z.regex(/^[0-9]{1,15}$/, 'id: must be the numeric part of a verification id')),
 });
 /** SUV §5: no validation beyond a length bound (and the server's shown-text rule). */
-export const RefCodeRequestSchema = z.object({ ref_code: text('ref_code', 100) });
+/** The longest reference code kept (SUV §5 sets no rule; the modal says this limit before Confirm). */
+export const refCodeMaxLength = 100;
+export const RefCodeRequestSchema = z.object({ ref_code: text('ref_code', refCodeMaxLength) });
 export const RefCodeResponseSchema = z.object({ ref_code: z.string() });
 
 /** SUV §3 form definition: each part a JSON string. `validatorModule` is additive (docs/decisions/007). */

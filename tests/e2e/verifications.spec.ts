@@ -279,6 +279,89 @@ test.describe('verifications (issue 29)', () => {
   });
 });
 
+test.describe('verifications in the address (issue 39 points 10 and 11)', () => {
+  test('tab and page are in the address: a reload keeps them, Back from a detail returns to them', async ({ page }) => {
+    await openVerifications(page);
+    await page.getByRole('radio', { name: 'Individual' }).click();
+    await waitForList(page);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page).toHaveURL(/\/verifications\?service=Individual&page=2$/);
+    await expect(page.getByText(/^11 - 20 of [0-9]+$/)).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('radio', { name: 'Individual' })).toBeChecked();
+    await expect(page.getByText(/^11 - 20 of [0-9]+$/)).toBeVisible();
+    await waitForList(page);
+    const third = (await rows(page).nth(2).getByRole('link').innerText()).trim();
+    await rows(page).nth(2).getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/verifications/details/${third}$`));
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page).toHaveURL(/\/verifications\?service=Individual&page=2$/);
+    await expect(page.getByRole('radio', { name: 'Individual' })).toBeChecked();
+    await expect(page.getByText(/^11 - 20 of [0-9]+$/)).toBeVisible();
+    await waitForList(page);
+    await expect(rows(page).nth(2).getByRole('link')).toHaveText(third);
+    // The browser's Back goes through the same addresses (the detail, page 2, page 1 of Individual,
+    // then Company), and the list follows each.
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`/verifications/details/${third}$`));
+    await page.goBack();
+    await expect(page.getByText(/^11 - 20 of [0-9]+$/)).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/verifications\?service=Individual$/);
+    await expect(page.getByText(/^1 - 10 of [0-9]+$/)).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/verifications$/);
+    await expect(page.getByRole('radio', { name: 'Company' })).toBeChecked();
+  });
+
+  test('search finds what the list shows: the company number in groups of three, C and V ids', async ({ page }) => {
+    await openVerifications(page);
+    const search = page.getByRole('searchbox', { name: 'Search verifications' });
+    const first = rows(page).first();
+    const id = (await first.getByRole('link').innerText()).trim();
+    const number = (await first.locator('td').nth(1).locator('div').nth(1).innerText()).trim();
+    expect(number).toMatch(/^[0-9]{3} [0-9]{3} [0-9]{3}$/);
+    await search.fill(number);
+    await search.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(number).replaceAll('%20', '\\+')}`));
+    await waitForList(page);
+    await expect(rows(page).first()).toContainText(number);
+    await expect(page.getByText('No record was found')).toHaveCount(0);
+    await search.fill(id);
+    await search.press('Enter');
+    await expect(page.getByText(/^1 - 1 of 1$/)).toBeVisible();
+    await expect(rows(page).first().getByRole('link')).toHaveText(id);
+    await page.getByRole('radio', { name: 'Individual' }).click();
+    await waitForList(page);
+    await search.fill('');
+    await search.press('Enter');
+    await waitForList(page);
+    const individual = (await rows(page).first().getByRole('link').innerText()).trim();
+    await search.fill(individual);
+    await search.press('Enter');
+    await expect(page.getByText(/^1 - 1 of 1$/)).toBeVisible();
+    await expect(rows(page).first().getByRole('link')).toHaveText(individual);
+    // The keyword is in the address too: a reload searches it again.
+    await page.reload();
+    await expect(search).toHaveValue(individual);
+    await expect(page.getByText(/^1 - 1 of 1$/)).toBeVisible();
+  });
+
+  test('a reference code says its limit before Confirm and takes no more', async ({ page }) => {
+    await openVerifications(page);
+    await rows(page).first().getByRole('button', { name: /reference number for/ }).click();
+    const modal = page.getByRole('dialog', { name: 'Add Reference Number' });
+    await expect(modal.getByText('Up to 100 characters.')).toBeVisible();
+    const field = modal.getByLabel('Reference number or code');
+    await field.fill('');
+    await field.pressSequentially('R'.repeat(104), { delay: 0 });
+    await expect(field).toHaveValue('R'.repeat(100));
+    await page.screenshot({ path: 'test-results/verifications-ref-code-limit.png' });
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await expect(modal).toBeHidden();
+  });
+});
+
 test.describe('verifications accessibility (issue 29)', () => {
   // axe is injected as a script of the page, which the portal's Content-Security-Policy refuses.
   test.use({ bypassCSP: true });

@@ -38,6 +38,7 @@ export default defineMachineModel({
     { type: 'xstate.done.actor.saveRefCode', output: { ref_code: 'REF-9' } },
     { type: 'xstate.error.actor.saveRefCode', error: new Error('500') },
     { type: 'wizard.prefetch' },
+    { type: 'address.change', address: { service: 'Individual', page: 5, search: ' smith ' } },
   ],
   expectations: {
     states: {
@@ -83,13 +84,24 @@ export default defineMachineModel({
       // The same page and keyword again.
       '(machine) + list.refresh': ({ before, started }) =>
         expect(started).toEqual({ loadList: { service: before.context.service, page: before.context.page, search: before.context.search } }),
+      // Issue 39 point 10: the address's tab (when permitted), page and keyword, loaded.
+      '(machine) + address.change': ({ after, started }) => {
+        expect(after.context).toMatchObject({ service: 'Individual', page: 5, search: 'smith' });
+        expect(started).toEqual({ loadList: { service: 'Individual', page: 5, search: 'smith' } });
+      },
       // A side load for the wizard: the list, its state and its requests are left as they were.
       '(machine) + wizard.prefetch': ({ before, after, started }) => {
         expect(after.value).toEqual(before.value);
         expect(after.context).toEqual(before.context);
         expect(started).toEqual({});
       },
-      'loading + xstate.done.actor.loadList': ({ after }) => {
+      'loading + xstate.done.actor.loadList': ({ before, after, started }) => {
+        // Past the last of 25 rows' 3 pages (an old address): the last page is loaded instead.
+        if (before.context.page > 3) {
+          expect(after.context.page).toBe(3);
+          expect(started).toEqual({ loadList: { service: before.context.service, page: 3, search: before.context.search } });
+          return;
+        }
         expect(after.matches('ready')).toBe(true);
         expect(after.context.total).toBe(25);
         expect(after.context.individualRows).toEqual(page.list.responses);
@@ -101,6 +113,7 @@ export default defineMachineModel({
         expect(after.context.individualRows).toBe(before.context.individualRows);
         expect(after.context.companyRows).toBe(before.context.companyRows);
         expect(after.context.total).toBe(before.context.total);
+        expect(after.context.page).toBe(Math.min(before.context.page, lastPage(before.context.total)));
       },
       'ready + page.next': ({ before, after, started }) => {
         if (before.context.page < lastPage(before.context.total)) {
@@ -137,9 +150,13 @@ export default defineMachineModel({
         expect(after.context.refTarget).toBeUndefined();
         expect(started).toEqual({ loadList: { service: before.context.service, page: before.context.page, search: before.context.search } });
       },
+      // Issue 39 point 11: a refusal is said, in the modal still open with what was typed; nothing reloads.
       'savingRefCode + xstate.error.actor.saveRefCode': ({ before, after, started }) => {
-        expect(after.context.refTarget).toBeUndefined();
-        expect(started).toEqual({ loadList: { service: before.context.service, page: before.context.page, search: before.context.search } });
+        expect(after.matches('editingRefCode')).toBe(true);
+        expect(after.context.refTarget).toEqual(before.context.refTarget);
+        expect(after.context.refInput).toBe(before.context.refInput);
+        expect(after.context.refError).toBe('The reference code could not be saved. Please try again.');
+        expect(started).toEqual({});
       },
     },
   },

@@ -410,3 +410,39 @@ describe('reference codes', () => {
     expect(none).toEqual({ responses: [], totalCount: 0 });
   });
 });
+
+describe('search by what the list shows (issue 39 point 10)', () => {
+  it('a company number as displayed, in groups of three, finds its records', async () => {
+    const records = await oneOfEach();
+    const acn = records.company.companyNumber;
+    const shown = `${acn.slice(0, 3)} ${acn.slice(3, 6)} ${acn.slice(6)}`;
+    const found = CompanyListResponseSchema.parse((await api(server, 'GET', `${base}/Company?search=${encodeURIComponent(shown)}`, { token: admin })).json());
+    expect(found.totalCount).toBeGreaterThan(0);
+    expect(found.responses.map((row) => row.id)).toContain(`C${records.company.id}`);
+    for (const row of found.responses) expect(row.company.companyNumber).toBe(acn);
+    // The first two groups are a prefix of the number, as the undivided digits are.
+    const prefix = CompanyListResponseSchema.parse((await api(server, 'GET', `${base}/Company?search=${encodeURIComponent(shown.slice(0, 7))}`, { token: admin })).json());
+    expect(prefix.responses.map((row) => row.id)).toContain(`C${records.company.id}`);
+  });
+
+  it('an id as the list shows it (C601, V602, either case) finds that record, and only on its own tab', async () => {
+    const records = await oneOfEach();
+    const company = CompanyListResponseSchema.parse((await api(server, 'GET', `${base}/Company?search=C${records.company.id}`, { token: admin })).json());
+    expect(company).toMatchObject({ totalCount: 1, responses: [{ id: `C${records.company.id}` }] });
+    const individual = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=v${records.individual.id}`, { token: admin })).json());
+    expect(individual).toMatchObject({ totalCount: 1, responses: [{ id: `V${records.individual.id}` }] });
+    // With a word of its name too: both must match.
+    const first = records.individual.subjectName.split(' ')[0]!;
+    const both = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=${encodeURIComponent(`V${records.individual.id} ${first}`)}`, { token: admin })).json());
+    expect(both.responses.map((row) => row.id)).toEqual([`V${records.individual.id}`]);
+    const notTheName = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=${encodeURIComponent(`V${records.individual.id} zzzzqq`)}`, { token: admin })).json());
+    expect(notTheName).toEqual({ responses: [], totalCount: 0 });
+    // The company letter names no individual record: C{n} on the Individual tab is not V{n}.
+    const wrongTab = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=C${records.individual.id}`, { token: admin })).json());
+    expect(wrongTab.responses.map((row) => row.id)).not.toContain(`V${records.individual.id}`);
+    // Another tenant's id is not found.
+    const acmeId = IndividualListResponseSchema.parse((await api(server, 'GET', `${base}/Individual?search=V${records.acme.id}`, { token: admin })).json());
+    expect(acmeId).toEqual({ responses: [], totalCount: 0 });
+  });
+});
+

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDateIn, dateOfBirthProblem, detailsFormProblems, isCalendarDate } from '../../src/domain/verifications.ts';
+import { calendarDateIn, dateOfBirthProblem, detailsFormProblems, isCalendarDate, verificationsAddressOf, verificationsQueryOf } from '../../src/domain/verifications.ts';
+import { refCodeErrorText } from '../../src/machines/verification-list.machine.ts';
+import { HttpError } from '../../src/services/http.ts';
 
 /** Issue 39 point 3 (SUV §5): the date-of-birth rule the wizard and the server share. */
 describe('a date of birth must exist and be in the past', () => {
@@ -33,5 +35,33 @@ describe('a date of birth must exist and be in the past', () => {
     const instant = new Date('2026-11-28T14:30:00Z');
     expect(calendarDateIn('Australia/Sydney', instant)).toBe('2026-11-29');
     expect(calendarDateIn('UTC', instant)).toBe('2026-11-28');
+  });
+});
+
+describe('the Verifications list in its address (issue 39 point 10)', () => {
+  const both = ['Company', 'Individual'] as const;
+  const read = (query: string, services: readonly ('Company' | 'Individual')[] = both) => verificationsAddressOf(services, new URLSearchParams(query));
+  it('reads the tab, page and keyword; defaults where absent', () => {
+    expect(read('service=Individual&page=3&q=%20smith%20')).toEqual({ service: 'Individual', page: 3, search: 'smith' });
+    expect(read('')).toEqual({ service: 'Company', page: 1, search: '' });
+  });
+  it('a tab the claims do not permit is the first permitted; a page that is not a whole number from 1 is page 1', () => {
+    expect(read('service=Company', ['Individual'])).toEqual({ service: 'Individual', page: 1, search: '' });
+    expect(read('service=Other')).toMatchObject({ service: 'Company' });
+    for (const page of ['0', '-2', '1.5', 'x', '100001']) expect(read(`page=${page}`).page, page).toBe(1);
+    expect(read('page=100000').page).toBe(100000);
+  });
+  it('writes only what differs from the defaults, as /users does', () => {
+    expect(verificationsQueryOf(both, { service: 'Company', page: 1, search: '' })).toBe('');
+    expect(verificationsQueryOf(both, { service: 'Individual', page: 2, search: 'C601' })).toBe('?service=Individual&page=2&q=C601');
+    expect(verificationsQueryOf(['Individual'], { service: 'Individual', page: 1, search: '' })).toBe('');
+  });
+});
+
+describe('a reference code that is not saved says why (issue 39 point 11)', () => {
+  it('the server\'s reason for a 400, else that it could not be saved', () => {
+    expect(refCodeErrorText(new HttpError(400, '/x', { message: 'ref_code: at most 100 characters' }))).toBe('The reference code was not saved: at most 100 characters.');
+    expect(refCodeErrorText(new HttpError(500, '/x', { message: 'boom' }))).toBe('The reference code could not be saved. Please try again.');
+    expect(refCodeErrorText(new Error('offline'))).toBe('The reference code could not be saved. Please try again.');
   });
 });

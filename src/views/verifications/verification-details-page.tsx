@@ -4,6 +4,7 @@ import { verificationDetailsMachine } from '../../machines/verification-details.
 import { detailDate, isFinishedStatus, numericPart, overallResultText, statusText, typeText, verificationClaims } from '../../domain/verifications.ts';
 import { hasClaim } from '../../domain/permissions.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
+import { lastVerificationsAddress } from '../shell/list-return.ts';
 import { Button } from '../ui/button.tsx';
 import { Loader } from '../ui/loader.tsx';
 import styles from './verifications.module.css';
@@ -21,7 +22,7 @@ function Details({ id }: { id: string }) {
   const [snapshot, send] = useMachine(verificationDetailsMachine, { input: { id: numericPart(id) } });
   const navigate = useNavigate();
   const back = (
-    <Button onPress={() => void navigate('/verifications')}>Back</Button>
+    <Button onPress={() => void navigate(lastVerificationsAddress())}>Back</Button>
   );
   if (snapshot.matches('loading')) return <Loader text="Loading Verification Details" />;
   const detail = snapshot.context.detail;

@@ -1,9 +1,18 @@
-import { Suspense, useMemo, useState } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { VerificationListContext } from '../../machines/verification-list.machine.ts';
 import { hasClaim } from '../../domain/permissions.ts';
-import { emptyListHint, emptyListText, lookupButtons, permittedServices, rangeText, verificationClaims } from '../../domain/verifications.ts';
+import {
+  emptyListHint,
+  emptyListText,
+  lookupButtons,
+  permittedServices,
+  rangeText,
+  verificationClaims,
+  verificationsAddressOf,
+  verificationsQueryOf,
+} from '../../domain/verifications.ts';
 import type { VerificationService } from '../../schemas/verifications.schema.ts';
 import { Button } from '../ui/button.tsx';
 import { SearchField } from '../ui/search-field.tsx';
@@ -25,12 +34,43 @@ const preloadModalOf = (service: VerificationService) => (service === 'Company' 
 export function VerificationsPage() {
   const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
   const services = useMemo(() => permittedServices(claims), [claims]);
+  const [params] = useSearchParams();
   if (!hasClaim(claims, verificationClaims.access)) return <Navigate to="/list" replace />;
   return (
-    <VerificationListContext.Provider options={{ input: { services } }}>
+    <VerificationListContext.Provider options={{ input: { services, address: verificationsAddressOf(services, params) } }}>
+      <AddressSync services={services} />
       <VerificationsList claims={claims} services={services} />
     </VerificationListContext.Provider>
   );
+}
+
+/**
+ * The address holds the tab, page and keyword (issue 39 point 10), so a reload, a link and Back
+ * from a detail show the same list: a new address (Back, Forward, the menu's Verifications) moves
+ * the list, and the list's own moves write a new history entry (the first, a correction, replaces).
+ */
+function AddressSync({ services }: { services: readonly VerificationService[] }) {
+  const list = VerificationListContext.useActorRef();
+  const service = VerificationListContext.useSelector((snapshot) => snapshot.context.service);
+  const page = VerificationListContext.useSelector((snapshot) => snapshot.context.page);
+  const search = VerificationListContext.useSelector((snapshot) => snapshot.context.search);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const query = params.toString() ? `?${params.toString()}` : '';
+  useEffect(() => {
+    const { context } = list.getSnapshot();
+    const asked = verificationsAddressOf(services, new URLSearchParams(query));
+    if (verificationsQueryOf(services, asked) !== verificationsQueryOf(services, context)) list.send({ type: 'address.change', address: asked });
+  }, [list, services, query]);
+  const first = useRef(true);
+  useEffect(() => {
+    const shown = verificationsQueryOf(services, { service, page, search });
+    const replace = first.current;
+    first.current = false;
+    // The address now (not this render's: after Back it is newer than the list until the list follows).
+    if (shown !== window.location.search) void navigate({ search: shown }, { replace });
+  }, [navigate, services, service, page, search]);
+  return null;
 }
 
 /** Which modal is open is the page's own view state: each modal's workflow lives in its machine. */
@@ -48,6 +88,13 @@ function VerificationsList({ claims, services }: { claims: readonly string[]; se
   const canNext = VerificationListContext.useSelector((snapshot) => snapshot.can({ type: 'page.next' }));
   const canPrevious = VerificationListContext.useSelector((snapshot) => snapshot.can({ type: 'page.previous' }));
   const [modal, setModal] = useState<OpenModal>('none');
+  // The box shows the keyword of the list shown, also when it came from the address (Back, a reload).
+  const [typed, setTyped] = useState(search);
+  const [typedFor, setTypedFor] = useState(search);
+  if (typedFor !== search) {
+    setTypedFor(search);
+    setTyped(search);
+  }
   const shown = service === 'Company' ? companyRows.length : individualRows.length;
   const loadModal = () => {
     void preloadModalOf(service);
@@ -90,7 +137,7 @@ function VerificationsList({ claims, services }: { claims: readonly string[]; se
             onChange={(id) => list.send({ type: 'service.select', service: id })}
           />
         )}
-        <SearchField aria-label="Search verifications" placeholder="Search" onSubmit={(value) => list.send({ type: 'search.submit', value })} onClear={() => list.send({ type: 'search.submit', value: '' })} />
+        <SearchField aria-label="Search verifications" placeholder="Search" value={typed} onChange={setTyped} onSubmit={(value) => list.send({ type: 'search.submit', value })} onClear={() => list.send({ type: 'search.submit', value: '' })} />
         <Button variant="primary" onHoverStart={loadModal} onFocus={loadModal} onPress={openModal} isDisabled={services.length === 0}>
           New
         </Button>
