@@ -204,3 +204,23 @@ test.describe('accessibility', () => {
     expect(await violations(page), 'edit permissions').toEqual([]);
   });
 });
+
+test('a page past the last says so and leads back to page 1 (issue 39 point 12)', async ({ page }) => {
+  await signInAt(page, '/users/999', 'admin@demo.test');
+  await expect(page.getByText('Page 999 has no users.')).toBeVisible();
+  await expect(page.getByText('No Users.', { exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Go to page 1' }).click();
+  await expect(page).toHaveURL(/\/users$/);
+  await expect(rows(page)).toHaveCount(20);
+});
+
+test('a failed load says the users could not be loaded, not "No Users.", and Retry loads them (SUV §8 reading)', async ({ page }) => {
+  let refuse = true;
+  await page.route('**/api/users/list**', (route) => (refuse ? route.fulfill({ status: 503, body: '{}' }) : route.fallback()));
+  await signInAt(page, '/users', 'admin@demo.test');
+  await expect(page.getByRole('alert')).toContainText('The users could not be loaded.');
+  await expect(page.getByText('No Users.', { exact: true })).toHaveCount(0);
+  refuse = false;
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(rows(page)).toHaveCount(20);
+});

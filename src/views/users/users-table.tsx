@@ -48,16 +48,30 @@ export function UsersTable({ list, claims, ownEmail, onOpen }: { list: UserListA
   const loading = useSelector(list, (snapshot) => snapshot.matches({ list: 'loading' }));
   const failed = useSelector(list, (snapshot) => snapshot.matches({ list: 'failed' }));
   const query = useSelector(list, (snapshot) => snapshot.context.request.query);
+  const pageNo = useSelector(list, (snapshot) => snapshot.context.request.pageNo);
   const showPermissions = hasClaim(claims, userClaimNames.editAccess);
 
   if (loading && rows.length === 0) return <Loader text="Loading user list..." />;
-  if (rows.length === 0) {
+  // SUV §8 gives a failed load an empty list with a failed status: the status is said, with Retry,
+  // rather than 'No Users.', which would claim the tenant has none (issue 39, readings).
+  if (failed) {
     return (
-      <p className={styles.empty} data-failed={failed || undefined}>
-        {query.trim() !== '' ? 'No Results.' : 'No Users.'}
-      </p>
+      <div role="alert" className={`${styles.empty} ${styles.loadFailed}`}>
+        <span>The users could not be loaded.</span>
+        <Button onPress={() => list.send({ type: 'list.reload' })}>Retry</Button>
+      </div>
     );
   }
+  // An address past the last page (/users/999) says so and leads back (issue 39 point 12).
+  if (rows.length === 0 && pageNo > 1) {
+    return (
+      <div className={`${styles.empty} ${styles.loadFailed}`}>
+        <span>Page {pageNo} has no users.</span>
+        <Button onPress={() => list.send({ type: 'page.go', pageNo: 1 })}>Go to page 1</Button>
+      </div>
+    );
+  }
+  if (rows.length === 0) return <p className={styles.empty}>{query.trim() !== '' ? 'No Results.' : 'No Users.'}</p>;
   return (
     <div className={styles.tableWrap} aria-busy={loading}>
       <table className={styles.table}>
