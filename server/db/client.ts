@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdir } from 'node:fs/promises';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 import type { PgliteThread } from './pglite-thread.ts';
 import type { PGlite } from '@electric-sql/pglite';
 
@@ -27,7 +28,8 @@ export interface DatabaseHandle {
 }
 
 export type DatabaseOptions =
-  | { url: string }
+  /** PostgreSQL; `startupWaitMs`: how long a start waits for a database that does not answer (default 60 s). */
+  | { url: string; startupWaitMs?: number }
   | { dataDir: string }
   /** An in-memory PGlite restored from a dump (tests: skips initdb). */
   | { dump: Blob }
@@ -54,6 +56,15 @@ export type Prepare = (db: Database) => Promise<void>;
 export const startupLockKey = 7_405_140_040n;
 
 /**
+ * An instance started while PostgreSQL does not answer (restarting, failing over, or a connection
+ * not made within the pool's 5 s while this process compiles its modules on a busy machine) tries
+ * again every second for this long before it gives up and exits: a start should not depend on
+ * which of the two came up first. Any other failure (a wrong password, no such database) exits at once.
+ */
+const defaultStartupWaitMs = 60_000;
+const startupRetryMs = 1_000;
+
+/**
  * Opens the database, applies pending migrations and then `prepare`. PostgreSQL when a URL is
  * given, otherwise PGlite (Postgres in WASM, in this process): on a data directory on its own
  * worker thread, from a dump or in memory on this thread (tests). Drivers load lazily so that a
@@ -69,15 +80,37 @@ export async function openDatabase(options: DatabaseOptions, prepare?: Prepare):
     // replaces it and the requests meanwhile answer 503 (errors.ts).
     pool.on('error', (error) => console.error('A PostgreSQL connection failed:', error.message));
     const db = drizzle(pool, { schema });
-    // The lock is the session's of one connection, held while others of the pool migrate and seed.
-    const lockHolder = await pool.connect();
-    try {
-      await lockHolder.query('select pg_advisory_lock($1)', [startupLockKey.toString()]);
-      await migrate(db, { migrationsFolder });
-      await prepare?.(db);
-    } finally {
-      await lockHolder.query('select pg_advisory_unlock($1)', [startupLockKey.toString()]).catch(() => undefined);
-      lockHolder.release();
+    const migrateAndPrepare = async () => {
+      // The lock is the session's of one connection, held while others of the pool migrate and seed.
+      const lockHolder = await pool.connect();
+      try {
+        await lockHolder.query('select pg_advisory_lock($1)', [startupLockKey.toString()]);
+        await migrate(db, { migrationsFolder });
+        await prepare?.(db);
+      } finally {
+        // A connection that cannot even unlock is broken: the pool discards it instead of reusing it.
+        const broken = await lockHolder.query('select pg_advisory_unlock($1)', [startupLockKey.toString()]).then(
+          () => undefined,
+          (error: Error) => error,
+        );
+        lockHolder.release(broken);
+      }
+    };
+    // Migrations run in one transaction and the seed inserts only what is missing: both can run again.
+    const deadline = performance.now() + (options.startupWaitMs ?? defaultStartupWaitMs);
+    for (;;) {
+      try {
+        await migrateAndPrepare();
+        break;
+      } catch (error) {
+        const left = deadline - performance.now();
+        if (!isDatabaseUnavailable(error) || left <= 0) {
+          await pool.end().catch(() => undefined);
+          throw error;
+        }
+        console.error(`PostgreSQL does not answer at start (${error instanceof Error ? error.message : String(error)}); trying again, for ${Math.ceil(left / 1000)} s more`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(startupRetryMs, left)));
+      }
     }
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return { db, kind: 'postgres', close: () => pool.end(), restarts: () => 0, poolStats };
