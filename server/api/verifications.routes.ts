@@ -20,6 +20,7 @@ import {
   VerificationListResponseSchema,
   VerifyRequestSchema,
   VerifyResponseSchema,
+  type BiometricVerifyRequest,
   type IndividualVerificationType,
   type VerifyRequest,
 } from '../../src/schemas/verifications.schema.ts';
@@ -115,6 +116,16 @@ function requestProblem(
 
 const isBiometric = (request: VerifyRequest) =>
   request.requestMetaData.verificationType === 'BiometricVerification';
+
+const hasContact = (request: VerifyRequest): request is BiometricVerifyRequest => 'contact' in request.individual;
+
+/** SUV §3 "MobileNumber (spaces removed)": a mobile written with spaces is that number (issue 39 point 20). */
+function withMobileUnspaced(request: VerifyRequest): VerifyRequest {
+  if (!hasContact(request)) return request;
+  const { individual } = request;
+  const mobileNumber = individual.contact.mobileNumber.replace(/ /g, '');
+  return { ...request, individual: { ...individual, contact: { ...individual.contact, mobileNumber } } };
+}
 
 /**
  * SUV §7 `/entity-verification/api/v1/...` (issue 29). The token must carry the entityverification
@@ -337,7 +348,7 @@ export function registerVerificationRoutes(
     },
     async (request) => {
       const principal = principalOf(request);
-      const body = request.body;
+      const body = withMobileUnspaced(request.body);
       const type: IndividualVerificationType = isBiometric(body)
         ? 'BiometricVerification'
         : 'IndividualVerification';

@@ -175,7 +175,8 @@ test.describe('verifications (issue 29)', () => {
     const mobile = `04${String(Date.now()).slice(-8)}`;
     await wizard.getByLabel('First name').fill('Grace');
     await wizard.getByLabel('Last name').fill('Walker');
-    await wizard.getByLabel('Mobile number').fill(mobile);
+    // Written as the invite form takes it, with spaces (issue 39 point 20); the SMS goes to the digits.
+    await wizard.getByLabel('Mobile number').fill(`${mobile.slice(0, 4)} ${mobile.slice(4, 7)} ${mobile.slice(7)}`);
     await wizard.getByRole('button', { name: 'Send invite' }).click();
     await expect(wizard.getByRole('status')).toContainText('Invite link sent via SMS.');
     await expect(wizard).toContainText('We advise you to check back in the next 48 hours.');

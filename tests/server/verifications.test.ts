@@ -355,6 +355,35 @@ describe('individual', () => {
     }
   });
 
+  it('biometric: a mobile written with spaces, as the invite form takes it, is sent without them (issue 39 point 20)', async () => {
+    const body = biometricVerifyRequest({ IndividualDetails: { FirstName: 'Spaced', LastName: 'Number', MobileNumber: { PhoneNumber: '0412 000 111' } } });
+    expect(body.individual.contact.mobileNumber).toBe('0412000111');
+    // A caller of the API that keeps the spaces is answered the same.
+    const spaced = { ...body, individual: { ...body.individual, contact: { mobileNumber: ' 0412 000 111 ' } } };
+    const response = await api(server, 'POST', `${base}/individual/verify`, { token: admin, body: spaced });
+    expect(response.statusCode).toBe(200);
+    const id = Number(VerifyResponseSchema.parse(response.json()).requestId.slice(1));
+    const [sms] = await server.db.select().from(outbox).where(eq(outbox.tenantId, 'demo')).orderBy(desc(outbox.id)).limit(1);
+    expect(sms).toMatchObject({ channel: 'sms', recipient: '0412000111' });
+    const detail = VerificationDetailSchema.parse((await api(server, 'GET', `${base}/individual/verifications/details/${id}`, { token: admin })).json());
+    expect(detail.applicantMobileNumber).toBe('0412000111');
+    // Still ten digits starting 04 once the spaces are gone (SUV §5).
+    for (const refused of ['0412 000 11', '0412 000 1111', '0312 000 111']) {
+      const wrong = await api(server, 'POST', `${base}/individual/verify`, { token: admin, body: { ...body, individual: { ...body.individual, contact: { mobileNumber: refused } } } });
+      expect(wrong.statusCode, refused).toBe(400);
+      expect(wrong.json().message, refused).toBe('individual.contact.mobileNumber: does not have the expected shape');
+    }
+  });
+
+  it('the biometric form\'s own schema (the wizard\'s validator) takes the mobile with spaces', async () => {
+    const definition = FormDefinitionResponseSchema.parse((await api(server, 'GET', `${base}/individual/details?verificationType=BiometricVerification`, { token: admin })).json());
+    const { Ajv } = await import('ajv');
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(definition.jsonSchema));
+    const form = (PhoneNumber: string) => ({ IndividualDetails: { FirstName: 'A', LastName: 'B', MobileNumber: { PhoneNumber } } });
+    for (const good of ['0412 000 111', '0412000111', '04 1200 0111']) expect(validate(form(good)), good).toBe(true);
+    for (const bad of ['0412 000 11', '0412 000 1111', '0312 000 111', '0412-000-111']) expect(validate(form(bad)), bad).toBe(false);
+  });
+
   it('biometric: Pending with an SMS in the outbox; the link’s GET changes nothing, its POST completes once', async () => {
     const response = await api(server, 'POST', `${base}/individual/verify`, {
       token: admin,

@@ -168,8 +168,8 @@ function biometricDetailsForm(): StandaloneForm {
               type: 'object',
               title: 'Mobile',
               required: ['PhoneNumber'],
-              // SUV §9: an Australian mobile, 10 digits starting 04.
-              properties: { PhoneNumber: text('Mobile number', { pattern: '^04[0-9]{8}$', description: '04 then 8 digits' }) },
+              // SUV §9: an Australian mobile, 10 digits starting 04 once spaces are removed, as the invite form takes it (issue 39 point 20).
+              properties: { PhoneNumber: text('Mobile number', { pattern: '^ *0 *4( *[0-9]){8} *$', description: '04 then 8 digits; spaces are allowed' }) },
             },
           },
         },
