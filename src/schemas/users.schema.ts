@@ -47,11 +47,14 @@ export type UserListResponse = z.infer<typeof UserListResponseSchema>;
 const visibleText = (max: number) =>
   z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(max), z.regex(/[^\s\p{Cc}\p{Cf}]/u, 'must hold visible characters'));
 
+/** The invite's length limits: the server refuses longer, and the modal's fields stop at them (issue 39 point 12). */
+export const inviteFieldLimits = { name: 100, email: 254 } as const;
+
 /** SUV §3 Invite payload: MobileNumber with spaces removed (the portal sends it so). */
 export const InviteUserRequestSchema = z.object({
-  firstName: visibleText(100),
-  lastName: visibleText(100),
-  email: z.string().check(z.trim(), z.maxLength(254), z.email('must be a valid e-mail address')),
+  firstName: visibleText(inviteFieldLimits.name),
+  lastName: visibleText(inviteFieldLimits.name),
+  email: z.string().check(z.trim(), z.maxLength(inviteFieldLimits.email), z.email('must be a valid e-mail address')),
   MobileNumber: z.string().check(z.regex(/^\+?\d{6,15}$/, 'must be a phone number of digits')),
   RoleId: z.int().check(z.positive()),
 });

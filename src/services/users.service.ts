@@ -13,7 +13,8 @@ import {
   type UserActionResult,
   type UserListResponse,
 } from '../schemas/users.schema.ts';
-import { downloadFile, getJson, postJson } from './http.ts';
+import { ApiErrorSchema } from '../schemas/errors.schema.ts';
+import { HttpError, downloadFile, getJson, postJson } from './http.ts';
 import { runtimeConfig } from './runtime-config.ts';
 
 const api = (path: string) => `${runtimeConfig().apiBase}${path}`;
@@ -44,9 +45,22 @@ export function listRoles(): Promise<Role[]> {
   return getJson(api('/roles'), RoleListSchema);
 }
 
-/** SUV §7 POST /users/invite. */
-export function inviteUser(request: InviteUserRequest): Promise<InviteUserResponse> {
-  return postJson(api('/users/invite'), request, InviteUserResponseSchema);
+/**
+ * SUV §7 POST /users/invite. A refusal with the server's reason (a 4xx other than 401 whose body
+ * names the field, e.g. a last name over 100 characters) is answered as a refused invite with that
+ * Message, so the modal shows it (SUV §8 "otherwise the server Message is shown"; issue 39 point
+ * 12); only no answer or a server failure throws, for the generic text.
+ */
+export async function inviteUser(request: InviteUserRequest): Promise<InviteUserResponse> {
+  try {
+    return await postJson(api('/users/invite'), request, InviteUserResponseSchema);
+  } catch (error) {
+    if (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+      const refusal = ApiErrorSchema.safeParse(error.body);
+      if (refusal.success) return { ErrorNo: error.status, Message: refusal.data.message, UserGuid: '' };
+    }
+    throw error;
+  }
 }
 
 /** SUV §7 POST /users/modifypermissions?assigneeUserGlobalId=&editApplicationPermissionRequestType=. */

@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { inviteUserMachine, type InviteField } from '../../machines/invite-user.machine.ts';
 import { inviteErrors, needsAdditionalDetails, phoneCountries } from '../../domain/invite-form.ts';
 import type { SystemConfiguration } from '../../schemas/configuration.schema.ts';
+import { inviteFieldLimits } from '../../schemas/users.schema.ts';
 import { SanitizedHtml } from '../applications/detail/sanitized-html.tsx';
 import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/dialog.tsx';
@@ -93,9 +94,9 @@ export default function InviteUserModal({ canModifyAccess, settings = defaults, 
       )}
       <fieldset className={styles.formGroup} disabled={disabled}>
         <legend>Personal details</legend>
-        <TextField label="First Name" isRequired isDisabled={disabled} value={draft.firstName} onChange={change('firstName')} errorMessage={errorOf('firstName')} />
-        <TextField label="Last Name" isRequired isDisabled={disabled} value={draft.lastName} onChange={change('lastName')} errorMessage={errorOf('lastName')} />
-        <TextField label="Email" type="email" isRequired isDisabled={disabled} value={draft.email} onChange={change('email')} errorMessage={errorOf('email')} />
+        <TextField label="First Name" isRequired maxLength={inviteFieldLimits.name} isDisabled={disabled} value={draft.firstName} onChange={change('firstName')} errorMessage={errorOf('firstName')} />
+        <TextField label="Last Name" isRequired maxLength={inviteFieldLimits.name} isDisabled={disabled} value={draft.lastName} onChange={change('lastName')} errorMessage={errorOf('lastName')} />
+        <TextField label="Email" type="email" isRequired maxLength={inviteFieldLimits.email} isDisabled={disabled} value={draft.email} onChange={change('email')} errorMessage={errorOf('email')} />
         <div className={styles.phoneRow}>
           {!settings.AustralianMobileNumberOnly && (
             <label className={styles.selectField}>
