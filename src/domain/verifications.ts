@@ -103,8 +103,12 @@ export function statusText(status: string): string {
 
 export const isPendingStatus = (status: string) => statusText(status) === 'Pending';
 
-/** SUV §4: completed detail pages are those with status Complete or Failed. */
-export const isFinishedStatus = (status: string) => ['Complete', 'Failed'].includes(statusText(status));
+/**
+ * SUV §4 names Complete and Failed as the completed detail pages; a Successful record is finished
+ * too (it has its completion time, result and report, which the list offers), so its page shows
+ * them (issue 39 reading, docs/decisions/011). Only a Pending record is unfinished.
+ */
+export const isFinishedStatus = (status: string) => ['Complete', 'Failed', 'Successful'].includes(statusText(status));
 
 /** SUV §4 individual overall result display. */
 export function overallResultText(result: string): string {

@@ -348,6 +348,25 @@ test.describe('verifications in the address (issue 39 points 10 and 11)', () => 
     await expect(page.getByText(/^1 - 1 of 1$/)).toBeVisible();
   });
 
+  test('a Successful record’s page shows its completion, result and report, as the list offers it (issue 39 reading, decision 011)', async ({ page }) => {
+    await openVerifications(page);
+    const successful = rows(page).filter({ has: page.getByText('Successful', { exact: true }) });
+    // The seed holds every status; page forward until one shows.
+    for (let turn = 0; turn < 12 && (await successful.count()) === 0; turn += 1) {
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await waitForList(page);
+    }
+    const row = successful.first();
+    await expect(row.getByRole('button', { name: /^Download report/ })).toBeEnabled();
+    await row.getByRole('link').click();
+    const details = page.getByRole('region', { name: 'Details' });
+    await expect(details).toContainText('Successful');
+    await expect(details).toContainText('Completed');
+    await expect(page.getByRole('region', { name: 'Verification Status' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Documents' }).getByRole('button')).toHaveText(/\.pdf$/);
+    await page.screenshot({ path: 'test-results/verifications-successful-details.png', fullPage: true });
+  });
+
   test('a reference code says its limit before Confirm and takes no more', async ({ page }) => {
     await openVerifications(page);
     await rows(page).first().getByRole('button', { name: /reference number for/ }).click();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDateIn, dateOfBirthProblem, detailsFormProblems, isCalendarDate, verificationsAddressOf, verificationsQueryOf } from '../../src/domain/verifications.ts';
+import { calendarDateIn, dateOfBirthProblem, isFinishedStatus, detailsFormProblems, isCalendarDate, verificationsAddressOf, verificationsQueryOf } from '../../src/domain/verifications.ts';
 import { refCodeErrorText } from '../../src/machines/verification-list.machine.ts';
 import { HttpError } from '../../src/services/http.ts';
 
@@ -63,5 +63,12 @@ describe('a reference code that is not saved says why (issue 39 point 11)', () =
     expect(refCodeErrorText(new HttpError(400, '/x', { message: 'ref_code: at most 100 characters' }))).toBe('The reference code was not saved: at most 100 characters.');
     expect(refCodeErrorText(new HttpError(500, '/x', { message: 'boom' }))).toBe('The reference code could not be saved. Please try again.');
     expect(refCodeErrorText(new Error('offline'))).toBe('The reference code could not be saved. Please try again.');
+  });
+});
+
+describe('which records have a finished detail page (issue 39 reading, decision 011)', () => {
+  it('every status with a completion: Complete, Failed and Successful, in either spelling', () => {
+    for (const status of ['Complete', 'success', 'Failed', 'fail', 'Successful']) expect(isFinishedStatus(status), status).toBe(true);
+    for (const status of ['Pending', 'pending']) expect(isFinishedStatus(status), status).toBe(false);
   });
 });

@@ -15,7 +15,7 @@ import styles from './admin-configuration.module.css';
 
 /**
  * AM §2 /admin: the tenant configuration page. Without the admin claim AM says blank; it shows the
- * no-access screen instead, whose heading a screen reader needs (issue 39 point 21, decision 009).
+ * no-access screen instead, whose heading a screen reader needs (issue 39 point 21, decision 011).
  */
 export function AdminConfigurationPage() {
   const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
