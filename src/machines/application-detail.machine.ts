@@ -66,6 +66,15 @@ export interface ApplicationDetailContext {
   uploadCount: number;
   /** Indexes of the Tax rows whose TFN is revealed (blurred until then, AM §6). */
   revealedTfns: number[];
+  /**
+   * While a refetch for a colleague's change (live event stream) is under way: the newest activity
+   * time seen before it. The feed read after it names what changed since (issue 42).
+   */
+  liveSince: number | undefined;
+  /** What colleagues changed, newest first, from the activity feed read after their change. */
+  liveChanges: ActivityItem[];
+  /** When those were read (ms): the notice says how long before that they were made. */
+  liveChangesReadAt: number;
 }
 
 export type ApplicationDetailEvent =
@@ -77,7 +86,8 @@ export type ApplicationDetailEvent =
   | { type: 'documents.downloadAll' }
   | { type: 'documents.add'; files: File[] }
   | { type: 'upload.dismiss'; id: string }
-  | { type: 'tfn.toggle'; index: number };
+  | { type: 'tfn.toggle'; index: number }
+  | { type: 'live.changed' };
 
 /** Every configuration call at once; what cannot load keeps its default (the server checks uploads again). */
 async function loadConfiguration(): Promise<DetailConfiguration> {
@@ -167,10 +177,22 @@ export const applicationDetailMachine = setup({
       enqueue.spawnChild('loadActivity', { id: 'loadActivity', input: { applicationId: context.applicationId } });
       enqueue.assign({ activityLoading: true });
     }),
-    assignActivity: assign((_, params: { activity: ActivityItem[] }) => ({
-      activity: newestFirst(params.activity),
-      activityLoading: false,
-      activityFailed: false,
+    assignActivity: assign(({ context }, params: { activity: ActivityItem[] }) => {
+      const activity = newestFirst(params.activity);
+      const since = context.liveSince;
+      const changes = since === undefined ? [] : activity.filter((item) => item.TimeStamp > since);
+      return {
+        activity,
+        activityLoading: false,
+        activityFailed: false,
+        liveSince: undefined,
+        liveChanges: changes.length > 0 ? changes : context.liveChanges,
+        liveChangesReadAt: changes.length > 0 ? Date.now() : context.liveChangesReadAt,
+      };
+    }),
+    // The first of a burst of changes keeps its mark: the feed then names them all.
+    markLiveChange: assign(({ context }) => ({
+      liveSince: context.liveSince ?? context.activity[0]?.TimeStamp ?? 0,
     })),
     flagActivityFailed: assign({ activityLoading: false, activityFailed: true }),
     // AM §6: the VPN Summary needs vpnsummary.view; without it the card stays hidden and nothing loads.
@@ -251,6 +273,9 @@ export const applicationDetailMachine = setup({
     uploads: [],
     uploadCount: 0,
     revealedTfns: [],
+    liveSince: undefined,
+    liveChanges: [],
+    liveChangesReadAt: 0,
   }),
   // The configuration does not depend on the application: it loads while the application does.
   invoke: {
@@ -331,6 +356,8 @@ export const applicationDetailMachine = setup({
           on: {
             'detail.refresh': { target: 'reloading' },
             'detail.refetch': { target: 'refetching' },
+            // A colleague's change (issue 42): the cards are read again; an open editor keeps its input.
+            'live.changed': { target: 'refetching', actions: 'markLiveChange' },
           },
         },
         reloading: {
@@ -348,7 +375,10 @@ export const applicationDetailMachine = setup({
         refetching: {
           description: 'The application is read again (after Refresh, an upload or an action); the cards stay',
           tags: ['busy'],
-          on: { 'detail.refetch': { target: 'refetching', reenter: true } },
+          on: {
+            'detail.refetch': { target: 'refetching', reenter: true },
+            'live.changed': { target: 'refetching', reenter: true, actions: 'markLiveChange' },
+          },
           invoke: {
             id: 'refetchDetail',
             src: 'loadDetail',
@@ -373,6 +403,7 @@ export const applicationDetailMachine = setup({
           on: {
             'detail.refresh': { target: 'reloading' },
             'detail.refetch': { target: 'refetching' },
+            'live.changed': { target: 'refetching', actions: 'markLiveChange' },
           },
         },
       },
@@ -419,5 +450,6 @@ export const statechartLabels = {
     'documents.add': 'documents dropped or picked',
     'upload.dismiss': 'an upload’s result dismissed',
     'tfn.toggle': 'Reveal or hide a TFN chosen',
+    'live.changed': 'a colleague changed this application (live event stream)',
   },
 } satisfies MachineLabels<typeof applicationDetailMachine>;

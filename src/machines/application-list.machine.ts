@@ -23,6 +23,8 @@ import {
   type SummaryKey,
 } from '../domain/list-filter-summary.ts';
 import { listPermissions, newApplicationMode } from '../domain/list-permissions.ts';
+import { liveBannerText, noArrivals, rowsUpdatedInPlace, type LiveArrivals } from '../domain/live-changes.ts';
+import type { LiveEvent } from '../schemas/live-events.schema.ts';
 import { listHref, type ListScope, type ListView } from '../domain/list-view.ts';
 import type { Claims } from '../domain/permissions.ts';
 import type { ApplicationListResponse, ApplicationListRow, SortColumn } from '../schemas/applications.schema.ts';
@@ -83,6 +85,10 @@ export interface ApplicationListContext {
   exportFailed: boolean;
   /** Why the address could not be read, e.g. 'pageNo: must be a whole number from 1'. */
   addressProblem: string | undefined;
+  /** Colleagues' rows that arrived or left since the page was read (the banner counts them until Show). */
+  liveArrivals: LiveArrivals;
+  /** What the polite live region says: the banner's text, settled a moment after the last event (one announcement, not one per event). */
+  liveAnnouncement: string;
 }
 
 export type ApplicationListEvent =
@@ -107,7 +113,12 @@ export type ApplicationListEvent =
   | { type: 'export.dismiss' }
   | { type: 'view.select'; view: ListView }
   | { type: 'viewport.resized'; width: number }
-  | { type: 'viewport.settle' };
+  | { type: 'viewport.settle' }
+  | { type: 'live.event'; event: LiveEvent }
+  | { type: 'live.show' }
+  | { type: 'live.announce' };
+
+type LiveListEvent = Extract<ApplicationListEvent, { type: 'live.event' }>;
 
 /** What the page does for the machine: follow an address (the history keeps it), open a new window. */
 export type ApplicationListEmitted = { type: 'navigate'; to: string } | { type: 'window.open'; url: string };
@@ -142,6 +153,31 @@ async function loadFilterOptions(): Promise<FilterOptions> {
   };
 }
 
+/**
+ * A live event in either state of the live region: a change to a shown row (re)starts the page's
+ * re-read; every event is counted for the banner, announced once the burst settles. On the child
+ * states, not the region: re-entering a region of a parallel state would re-enter its siblings too.
+ */
+const liveEventTransitions = (rereading: 'rereading') => [
+  {
+    guard: { type: 'touchesShownRows', params: ({ event }: { event: LiveListEvent }) => ({ event: event.event }) },
+    target: rereading,
+    reenter: true,
+    actions: [
+      { type: 'countArrivals', params: ({ event }: { event: LiveListEvent }) => ({ event: event.event }) },
+      'cancelAnnouncement',
+      'scheduleAnnouncement',
+    ],
+  },
+  {
+    actions: [
+      { type: 'countArrivals', params: ({ event }: { event: LiveListEvent }) => ({ event: event.event }) },
+      'cancelAnnouncement',
+      'scheduleAnnouncement',
+    ],
+  },
+] as const;
+
 const changedHref = (context: ApplicationListContext, change: Partial<ApplicationListQuery>): string =>
   listHref(context.scope, withQueryChange(context.query, change), context.viewPreference);
 
@@ -169,6 +205,12 @@ export const applicationListMachine = setup({
     loadList: fromPromise<ApplicationListResponse, { scope: ListScope; query: ApplicationListQuery }>(({ input }) =>
       listApplications(input.scope, input.query),
     ),
+    // The same page read again for colleagues' changes; the query comes back with it, so an answer
+    // for a list the address has since left is dropped.
+    rereadList: fromPromise<
+      { query: ApplicationListQuery; response: ApplicationListResponse },
+      { scope: ListScope; query: ApplicationListQuery }
+    >(async ({ input }) => ({ query: input.query, response: await listApplications(input.scope, input.query) })),
     loadColumns: fromPromise<string[]>(() => visibleColumnNames()),
     loadFilterOptions: fromPromise<FilterOptions>(() => loadFilterOptions()),
     exportApplications: fromPromise<void, { scope: ListScope; query: ApplicationListQuery }>(({ input }) =>
@@ -192,6 +234,10 @@ export const applicationListMachine = setup({
     hasFilterSelection: ({ context }) => hasFilterSelection(context.filterDraft),
     didCancel: (_, params: { output: CancelApplicationsOutput }) => params.output.cancelledAny,
     hasUrl: (_, params: { output: NewApplicationOutput }) => Boolean(params.output.url),
+    touchesShownRows: ({ context }, params: { event: LiveEvent }) =>
+      (params.event.kind === 'reset' && context.rows.length > 0) ||
+      (params.event.kind !== 'added' && context.rows.some((row) => params.event.ApplicationIDs.includes(row.ApplicationID))),
+    isCurrentQuery: ({ context }, params: { query: ApplicationListQuery }) => sameQuery(context.query, params.query),
   },
   actions: {
     restoreViewPreference: assign(() => {
@@ -220,8 +266,29 @@ export const applicationListMachine = setup({
         loadedAt: Date.now(),
         selection: context.selection.filter((guid) => guids.has(guid)),
         activeGuid: context.activeGuid && guids.has(context.activeGuid) ? context.activeGuid : rows[0]?.ApplicationGuid,
+        liveArrivals: noArrivals,
+        liveAnnouncement: '',
       };
     }),
+    assignRowsInPlace: assign(({ context }, params: { response: ApplicationListResponse }) => ({
+      rows: rowsUpdatedInPlace(context.rows, params.response.Applications),
+    })),
+    // An added row is counted unless it is on the page already; a removed one only while it is.
+    countArrivals: assign(({ context }, params: { event: LiveEvent }) => {
+      const shown = new Set(context.rows.map((row) => row.ApplicationID));
+      const { kind, ApplicationIDs: ids } = params.event;
+      const { added, removed, stale } = context.liveArrivals;
+      return {
+        liveArrivals: {
+          added: kind === 'added' ? [...new Set([...added, ...ids.filter((id) => !shown.has(id))])] : added,
+          removed: kind === 'removed' ? [...new Set([...removed, ...ids.filter((id) => shown.has(id))])] : removed,
+          stale: stale || kind === 'reset',
+        },
+      };
+    }),
+    cancelAnnouncement: cancel('liveAnnounce'),
+    scheduleAnnouncement: raise({ type: 'live.announce' }, { delay: 'announceDelay', id: 'liveAnnounce' }),
+    assignAnnouncement: assign(({ context }) => ({ liveAnnouncement: liveBannerText(context.liveArrivals) ?? '' })),
     // AM §8: a failed list is an empty list.
     assignFailure: assign({ rows: [], totalRows: undefined, maxPage: 0, selection: [] }),
     assignSelection: assign(({ context }, params: { guids: string[] }) => ({
@@ -255,6 +322,8 @@ export const applicationListMachine = setup({
   delays: {
     /** AM §9: the view follows the window width 150 ms after the last resize. */
     viewSwitchDebounce: 150,
+    /** Live events that come in a burst are announced once, this long after the last. */
+    announceDelay: 1_500,
   },
 }).createMachine({
   id: 'applicationList',
@@ -279,6 +348,8 @@ export const applicationListMachine = setup({
     cancelTargets: [],
     exportFailed: false,
     addressProblem: undefined,
+    liveArrivals: noArrivals,
+    liveAnnouncement: '',
   }),
   entry: 'restoreViewPreference',
   // AM §4/§9: the session ping runs exactly while the list is mounted; the columns and the
@@ -420,6 +491,41 @@ export const applicationListMachine = setup({
         },
       },
     },
+    live: {
+      description:
+        "Colleagues' changes from the live event stream: rows on the page are updated in place; rows that arrive or leave are counted in a banner until Show",
+      initial: 'watching',
+      on: {
+        'live.show': { actions: 'refreshList' },
+        'live.announce': { actions: 'assignAnnouncement' },
+      },
+      states: {
+        watching: {
+          description: 'The rows as last read; a banner counts the rows that arrived or left, with Show',
+          on: { 'live.event': liveEventTransitions('rereading') },
+        },
+        rereading: {
+          description:
+            'A row on the page changed: the page is read again and its rows take their new values where they stand (scroll, ticks and menus stay)',
+          // Another change to a shown row reads the page again from the start: the read under way may predate it.
+          on: { 'live.event': liveEventTransitions('rereading') },
+          invoke: {
+            id: 'rereadList',
+            src: 'rereadList',
+            input: ({ context }) => ({ scope: context.scope, query: context.query }),
+            onDone: [
+              {
+                guard: { type: 'isCurrentQuery', params: ({ event }) => ({ query: event.output.query }) },
+                target: 'watching',
+                actions: { type: 'assignRowsInPlace', params: ({ event }) => ({ response: event.output.response }) },
+              },
+              { target: 'watching' },
+            ],
+            onError: { target: 'watching' },
+          },
+        },
+      },
+    },
     activity: {
       description: 'What the person is doing: filters, cancel, New, export',
       initial: 'idle',
@@ -536,6 +642,7 @@ export const statechartLabels = {
   actors: {
     loadList: { does: 'Loads one page of applications for the query', done: 'list loaded', failed: 'list could not be loaded' },
     loadColumns: { does: 'Loads the visible column names', done: 'columns loaded', failed: 'columns could not be loaded' },
+    rereadList: { does: 'Reads the page again for a colleague’s change', done: 'page read again', failed: 'page could not be read again' },
     loadFilterOptions: { does: 'Loads every filter’s options', done: 'filter options loaded', failed: 'filter options could not be loaded' },
     exportApplications: {
       does: 'Downloads export.csv with the current filters and sort',
@@ -563,8 +670,13 @@ export const statechartLabels = {
     hasFilterSelection: 'some filter value is selected',
     didCancel: 'an application was cancelled',
     hasUrl: 'the server gave the new application’s address',
+    touchesShownRows: 'the change is to a row on the page (or the list’s scope moved)',
+    isCurrentQuery: 'the answer is for the list the address still asks for',
   },
-  delays: { viewSwitchDebounce: 'the pause after the last window resize before the view follows' },
+  delays: {
+    viewSwitchDebounce: 'the pause after the last window resize before the view follows',
+    announceDelay: 'the pause after the last live event before the banner is announced',
+  },
   events: {
     'query.changed': 'the address changed',
     'query.invalid': 'the address cannot be read',
@@ -588,5 +700,8 @@ export const statechartLabels = {
     'view.select': 'a view (table or cards) chosen',
     'viewport.resized': 'the window was resized',
     'viewport.settle': 'the window stopped resizing',
+    'live.event': 'a colleague’s change arrived (live event stream)',
+    'live.show': 'Show chosen in the banner',
+    'live.announce': 'the burst of live events settled',
   },
 } satisfies MachineLabels<typeof applicationListMachine>;

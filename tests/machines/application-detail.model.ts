@@ -68,6 +68,7 @@ export default defineMachineModel({
     { type: 'documents.add', files: [pdf] },
     { type: 'upload.dismiss', id: 'upload-1' },
     { type: 'tfn.toggle', index: 0 },
+    { type: 'live.changed' },
   ],
   variants: [
     {
@@ -197,7 +198,13 @@ export default defineMachineModel({
         expect(started.loadActivity).toEqual({ applicationId: '1042' });
         expect(after.context.activityLoading).toBe(true);
       },
-      'loaded + xstate.done.actor.loadActivity': ({ after }) => {
+      'loaded + xstate.done.actor.loadActivity': ({ before, after }) => {
+        // Issue 42: after a colleague's change, the entries newer than the mark are what they did.
+        expect(after.context.liveSince).toBeUndefined();
+        if (before.context.liveSince === undefined) expect(after.context.liveChanges).toEqual(before.context.liveChanges);
+        else if (before.context.liveSince < 1_760_000_500)
+          expect(after.context.liveChanges.map((item: { Activity: string }) => item.Activity)).toContain('Comment added');
+        else expect(after.context.liveChanges).toEqual(before.context.liveChanges);
         // AM §2: newest first.
         expect(after.context.activity.map((item: { Activity: string }) => item.Activity)).toEqual([
           'Comment added',
@@ -305,6 +312,22 @@ export default defineMachineModel({
       'loaded.refreshFailed + detail.refetch': ({ after, started }) => {
         expect(after.matches({ loaded: 'refetching' })).toBe(true);
         expect(started.refetchDetail).toEqual({ applicationId: '1042' });
+      },
+      // Issue 42: a colleague's change reads the cards again and marks the newest activity seen.
+      'loaded.idle + live.changed': ({ before, after, started }) => {
+        expect(after.matches({ loaded: 'refetching' })).toBe(true);
+        expect(started.refetchDetail).toEqual({ applicationId: '1042' });
+        expect(after.context.liveSince).toBe(before.context.activity[0]?.TimeStamp ?? 0);
+      },
+      'loaded.refetching + live.changed': ({ before, after, started }) => {
+        expect(after.matches({ loaded: 'refetching' })).toBe(true);
+        expect(started.refetchDetail).toEqual({ applicationId: '1042' });
+        expect(after.context.liveSince).toBe(before.context.liveSince ?? before.context.activity[0]?.TimeStamp ?? 0);
+      },
+      'loaded.refreshFailed + live.changed': ({ after, started }) => {
+        expect(after.matches({ loaded: 'refetching' })).toBe(true);
+        expect(started.refetchDetail).toEqual({ applicationId: '1042' });
+        expect(after.context.liveSince).toEqual(expect.any(Number));
       },
     },
   },

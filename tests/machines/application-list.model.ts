@@ -9,7 +9,7 @@ import { newApplicationMachine } from '../../src/machines/new-application.machin
 import { pingMachine } from '../../src/machines/ping.machine.ts';
 import { allClaims } from '../../src/domain/claims.ts';
 import type { ApplicationListRow } from '../../src/schemas/applications.schema.ts';
-import { defineMachineModel } from './machine-model.ts';
+import { defineMachineModel, type TransitionEffects } from './machine-model.ts';
 
 const never = <T, I = unknown>() => fromPromise<T, I>(() => new Promise<T>(() => {}));
 
@@ -50,6 +50,45 @@ export const sampleRow: ApplicationListRow = {
 
 const filtered = { ...defaultListQuery, status: ['Complete'] };
 
+/** The kind of a sample live event. */
+const kindOf = (value: unknown): string =>
+  typeof value === 'object' && value !== null && 'kind' in value && typeof value.kind === 'string' ? value.kind : '';
+
+/**
+ * Issue 42: a change to a row on the page reads the page again; rows that arrive or leave are
+ * counted for the banner (an arrival already on the page, a departure not on it, are not).
+ */
+function expectLiveEvent({ event, before, after, started }: TransitionEffects): void {
+  const shown = before.context.rows.some((row: ApplicationListRow) => row.ApplicationID === 1042);
+  const reread = { rereadList: { scope: 'my', query: before.context.query } };
+  const kind = kindOf(event.event);
+  if (kind === 'changed') {
+    expect(started).toEqual(shown ? reread : {});
+    expect(after.context.liveArrivals).toEqual(before.context.liveArrivals);
+  } else if (kind === 'added') {
+    expect(started).toEqual({});
+    expect(after.context.liveArrivals.added).toContain(2001);
+  } else if (kind === 'removed') {
+    expect(started).toEqual(shown ? reread : {});
+    expect(after.context.liveArrivals.removed).toEqual(shown ? expect.arrayContaining([1042]) : before.context.liveArrivals.removed);
+  } else {
+    // A reset names nothing: the shown rows, if any, are read again.
+    expect(started).toEqual(before.context.rows.length > 0 ? reread : {});
+    expect(after.context.liveArrivals.stale).toBe(true);
+  }
+  // Nothing moves: the rows and the ticks stay until the page is read again.
+  expect(after.context.rows).toEqual(before.context.rows);
+  expect(after.context.selection).toEqual(before.context.selection);
+  expect(after.matches({ live: 'rereading' })).toBe(Object.keys(started).length > 0 || before.matches({ live: 'rereading' }));
+  // The other regions are where they were: a live event never reloads nor closes anything.
+  expect(after.value.list).toEqual(before.value.list);
+  expect(after.value.activity).toEqual(before.value.activity);
+}
+
+/** sampleRow as a colleague left it, and a row that arrived on the page meanwhile (issue 42). */
+const freshRow: ApplicationListRow = { ...sampleRow, Status: 'Complete', AssigneeDisplayName: 'Sam Lee' };
+const arrivedRow: ApplicationListRow = { ...sampleRow, ApplicationID: 2001, ApplicationGuid: '5c1d2e3f-0000-4000-8000-000000002001', AccountName: 'Arrived Pty Ltd' };
+
 /** The claims a person needs for each list behaviour (AM §6), written out rather than read from the rules. */
 const createOnly = ['view.myapps', 'app.create'];
 const viewOnly = ['view.myapps'];
@@ -82,6 +121,7 @@ export default defineMachineModel({
   machine: applicationListMachine.provide({
     actors: {
       loadList: never(),
+      rereadList: never(),
       loadColumns: never(),
       loadFilterOptions: never(),
       exportApplications: never(),
@@ -149,6 +189,18 @@ export default defineMachineModel({
     { type: 'xstate.error.actor.exportApplications', error: new Error('network down') },
     { type: 'view.select', view: 'email' },
     { type: 'viewport.resized', width: 1024 },
+    // Colleagues' changes (issue 42): application 1042 is sampleRow, 2001 is on no page read here.
+    { type: 'live.event', event: { kind: 'changed', ApplicationIDs: [1042] } },
+    { type: 'live.event', event: { kind: 'added', ApplicationIDs: [2001] } },
+    { type: 'live.event', event: { kind: 'removed', ApplicationIDs: [1042] } },
+    { type: 'live.event', event: { kind: 'reset', ApplicationIDs: [] } },
+    { type: 'live.show' },
+    { type: 'live.announce' },
+    {
+      type: 'xstate.done.actor.rereadList',
+      output: { query: defaultListQuery, response: { Applications: [freshRow, arrivedRow], MaxPage: 1, TotalRows: 2 } },
+    },
+    { type: 'xstate.error.actor.rereadList', error: new Error('network down') },
   ],
   // What the list page shows (tests/machines/application-list.view.test.tsx). With a dialog open
   // the page behind it is inert (hidden from the accessibility tree) but still on screen.
@@ -222,6 +274,8 @@ export default defineMachineModel({
         expect(snapshot.hasTag('exporting')).toBe(false);
       },
       'activity.filtering': (snapshot) => expect(snapshot.hasTag('exporting')).toBe(false),
+      'live.watching': ({ children }) => expect(children.rereadList).toBeUndefined(),
+      'live.rereading': ({ children }) => expect(children.rereadList).toBeDefined(),
       'activity.cancelling': ({ context, children }) => {
         expect(context.claims).toContain('app.cancel');
         expect(context.cancelTargets.length).toBeGreaterThan(0);
@@ -421,6 +475,34 @@ export default defineMachineModel({
         expect(after.matches({ activity: 'idle' })).toBe(true);
         const url = outputUrl(event.output);
         expect(emitted).toEqual(url ? [{ type: 'window.open', url }] : []);
+      },
+      // Issue 42: a change to a row on the page reads the page again; rows that arrive or leave are
+      // counted for the banner (an arrival already on the page, a departure not on it, are not).
+      'live.watching + live.event': expectLiveEvent,
+      'live.rereading + live.event': expectLiveEvent,
+      'live + live.show': ({ before, after, started }) => {
+        expect(after.matches({ list: 'loading' })).toBe(true);
+        expectLoadStarted(started, before.context.query);
+      },
+      'live + live.announce': ({ after }) => {
+        const { added, removed, stale } = after.context.liveArrivals;
+        if (added.length === 0 && removed.length === 0 && !stale) expect(after.context.liveAnnouncement).toBe('');
+        else expect(after.context.liveAnnouncement).toMatch(/^(\d+ new applications?|\d+ applications? removed|\d+ new applications?, \d+ removed|This list has changed)$/);
+      },
+      // In place: the shown row takes its new values, the arrived row is not placed, the ticks stay.
+      'live.rereading + xstate.done.actor.rereadList': ({ before, after }) => {
+        expect(after.matches({ live: 'watching' })).toBe(true);
+        const current = JSON.stringify(before.context.query) === JSON.stringify(defaultListQuery);
+        expect(after.context.rows).toEqual(
+          before.context.rows.map((row: ApplicationListRow) => (current && row.ApplicationID === 1042 ? freshRow : row)),
+        );
+        expect(after.context.rows.map((row: ApplicationListRow) => row.ApplicationID)).not.toContain(2001);
+        expect(after.context.selection).toEqual(before.context.selection);
+        expect(after.context.totalRows).toBe(before.context.totalRows);
+      },
+      'live.rereading + xstate.error.actor.rereadList': ({ before, after }) => {
+        expect(after.matches({ live: 'watching' })).toBe(true);
+        expect(after.context.rows).toEqual(before.context.rows);
       },
       'activity.exporting + xstate.done.actor.exportApplications': ({ after }) => {
         expect(after.matches({ activity: 'idle' })).toBe(true);

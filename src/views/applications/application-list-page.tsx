@@ -2,8 +2,10 @@ import { lazy, Suspense, useCallback, useEffect, useId, type ReactNode } from 'r
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { defaultListQuery, parseListQuery } from '../../domain/application-query.ts';
 import { listAddressParams, listHref, listTitle, parseListView, type ListScope } from '../../domain/list-view.ts';
+import { liveBannerText } from '../../domain/live-changes.ts';
 import { listPathFor } from '../../domain/permissions.ts';
 import { ApplicationListContext } from '../../machines/application-list.machine.ts';
+import { LiveUpdatesContext } from '../../machines/live-updates.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { useDocumentTitle } from '../shell/use-document-title.ts';
 import { Button } from '../ui/button.tsx';
@@ -14,6 +16,7 @@ import { FilterSummary, ListFilterBar } from './list-filter-bar.tsx';
 import { ListNavigateContext, useEffectiveView, useList, useListNavigate, useListSend } from './list-hooks.ts';
 import { ListPagination } from './list-pagination.tsx';
 import { ResultsTable } from './results-table.tsx';
+import focus from '../ui/focus.module.css';
 import styles from './application-list.module.css';
 
 // Loaded when first used, not with the list (ARCHITECTURE §3: heavy parts load lazily; the
@@ -52,6 +55,7 @@ function ApplicationListPage({ scope }: { scope: ListScope }) {
       <ListNavigation>
         <AddressSync />
         <MachineRequests />
+        <LiveEvents />
         <WindowWidth />
         <ApplicationList />
       </ListNavigation>
@@ -97,6 +101,17 @@ function MachineRequests() {
   return null;
 }
 
+/** Colleagues' changes (the tab's live event stream) go on to the list's machine. */
+function LiveEvents() {
+  const live = LiveUpdatesContext.useActorRef();
+  const send = useListSend();
+  useEffect(() => {
+    const subscription = live.on('live.event', ({ event }) => send({ type: 'live.event', event }));
+    return () => subscription.unsubscribe();
+  }, [live, send]);
+  return null;
+}
+
 /** Reports the window width; the machine debounces it (150 ms) before the layout follows. */
 function WindowWidth() {
   const send = useListSend();
@@ -126,6 +141,7 @@ export function ApplicationList() {
       <ListFilterBar />
       <FilterSummary />
       <ListNotices />
+      <LiveBanner />
       {view === 'email' ? (
         <Suspense fallback={<div className={styles.split} />}>
           <EmailView />
@@ -141,6 +157,31 @@ export function ApplicationList() {
       )}
       <ListDialogs />
     </section>
+  );
+}
+
+/**
+ * Rows that arrived or left since the page was read: counted with Show, not placed under the
+ * pointer. The polite live region is always in the page and says the settled count once.
+ */
+function LiveBanner() {
+  const send = useListSend();
+  const text = useList((snapshot) => liveBannerText(snapshot.context.liveArrivals));
+  const announcement = useList((snapshot) => snapshot.context.liveAnnouncement);
+  return (
+    <>
+      <div className={focus.visuallyHidden} role="status" aria-live="polite">
+        {announcement}
+      </div>
+      {text !== undefined && (
+        <div className={styles.liveBanner} data-testid="live-banner">
+          <span>{text} —</span>
+          <Button variant="quiet" onPress={() => send({ type: 'live.show' })}>
+            Show
+          </Button>
+        </div>
+      )}
+    </>
   );
 }
 

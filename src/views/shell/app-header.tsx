@@ -7,6 +7,7 @@ import { Button } from '../ui/button.tsx';
 import { BellIcon } from '../ui/icons.tsx';
 import { platformName } from './branding.ts';
 import { AccountMenuPending, MobileNavPending } from './header-buttons.tsx';
+import { LiveStatus } from './live-status.tsx';
 import styles from './header.module.css';
 
 // The menus (react-aria overlays and collections) are the heaviest part of the header: they load
@@ -40,6 +41,7 @@ export function AppHeader({ crumbs, items }: { crumbs: readonly Crumb[]; items: 
       </RouterLink>
       <div className={styles.crumbs}>{crumbs.length > 0 && <Breadcrumbs crumbs={crumbs} />}</div>
       <div className={styles.actions}>
+        <LiveStatus />
         <Button variant="icon" isDisabled aria-label="Notifications">
           <BellIcon />
         </Button>

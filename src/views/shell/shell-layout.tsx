@@ -1,6 +1,8 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { Outlet } from 'react-router-dom';
 import { navigationItems } from '../../domain/navigation.ts';
+import { canSeeAllApps, canSeeMyApps } from '../../domain/permissions.ts';
+import { LiveUpdatesContext } from '../../machines/live-updates.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { Button } from '../ui/button.tsx';
 import { Loader } from '../ui/loader.tsx';
@@ -24,22 +26,26 @@ export function ShellLayout() {
   const items = useMemo(() => navigationItems(claims, helpUrl), [claims, helpUrl]);
   const page = useCurrentPage();
   useDocumentTitle(page.title ?? (tenant?.DisplayName || platformName));
+  // One live event stream per signed-in tab, for the header, the list and the detail (issue 42).
+  const listens = canSeeMyApps(claims) || canSeeAllApps(claims);
 
   return (
-    <div className={styles.shell}>
-      <a className={styles.skipLink} href="#main">
-        Skip to main content
-      </a>
-      <AppHeader crumbs={page.crumbs} items={items} />
-      <SideNav items={items} />
-      <main id="main" tabIndex={-1} className={styles.main}>
-        <Notice />
-        <Suspense fallback={<Loader text="Loading..." />}>
-          <Outlet />
-        </Suspense>
-      </main>
-      <PasswordDialog />
-    </div>
+    <LiveUpdatesContext.Provider options={{ input: { enabled: listens } }}>
+      <div className={styles.shell}>
+        <a className={styles.skipLink} href="#main">
+          Skip to main content
+        </a>
+        <AppHeader crumbs={page.crumbs} items={items} />
+        <SideNav items={items} />
+        <main id="main" tabIndex={-1} className={styles.main}>
+          <Notice />
+          <Suspense fallback={<Loader text="Loading..." />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <PasswordDialog />
+      </div>
+    </LiveUpdatesContext.Provider>
   );
 }
 

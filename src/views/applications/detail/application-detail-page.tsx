@@ -1,12 +1,14 @@
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import {
   applicationNotFoundText,
   applicationRefreshFailedText,
   loadingApplicationText,
 } from '../../../domain/application-detail.ts';
+import { liveChangeText } from '../../../domain/live-changes.ts';
 import { applicationDetailTitle, listReturnHref } from '../../../domain/page-titles.ts';
 import { ApplicationDetailContext } from '../../../machines/application-detail.machine.ts';
+import { LiveUpdatesContext } from '../../../machines/live-updates.machine.ts';
 import { SessionContext } from '../../../machines/session.machine.ts';
 import type { ApplicationDetail } from '../../../schemas/application-detail.schema.ts';
 import { lastListAddress } from '../../shell/list-return.ts';
@@ -36,16 +38,31 @@ import styles from './application-detail.module.css';
 export function ApplicationDetailPage() {
   const { id = '' } = useParams();
   const claims = SessionContext.useSelector((snapshot) => snapshot.context.claims);
+  const viewerName = SessionContext.useSelector((snapshot) => snapshot.context.displayName);
   // A new id is a new application: a new machine (key), never the previous one's data.
   return (
     <ApplicationDetailContext.Provider key={id} options={{ input: { applicationId: id, claims } }}>
-      <ApplicationDetailScreen applicationId={id} />
+      <LiveChanges applicationId={id} />
+      <ApplicationDetailScreen applicationId={id} viewerName={viewerName} />
     </ApplicationDetailContext.Provider>
   );
 }
 
+/** Colleagues' changes to this application (the tab's live event stream) go on to the detail's machine. */
+function LiveChanges({ applicationId }: { applicationId: string }) {
+  const live = LiveUpdatesContext.useActorRef();
+  const send = useDetailSend();
+  useEffect(() => {
+    const subscription = live.on('live.event', ({ event }) => {
+      if (event.kind === 'reset' || event.ApplicationIDs.includes(Number(applicationId))) send({ type: 'live.changed' });
+    });
+    return () => subscription.unsubscribe();
+  }, [live, send, applicationId]);
+  return null;
+}
+
 /** The screen on a running detail machine (the page provides it; view tests provide the model's). */
-export function ApplicationDetailScreen({ applicationId }: { applicationId: string }) {
+export function ApplicationDetailScreen({ applicationId, viewerName }: { applicationId: string; viewerName?: string }) {
   const headingId = useId();
   const [search] = useSearchParams();
   const backTo = listReturnHref(search.get('from'), lastListAddress());
@@ -73,6 +90,7 @@ export function ApplicationDetailScreen({ applicationId }: { applicationId: stri
         </div>
       )}
       {screen === 'loaded' && <RefreshFailed />}
+      {screen === 'loaded' && <LiveChangeNotice viewerName={viewerName} />}
       {screen === 'loaded' && detail && <DetailLayout detail={detail} />}
     </section>
   );
@@ -107,6 +125,18 @@ function RefreshFailed() {
       <p>{applicationRefreshFailedText}</p>
       <Button onPress={() => send({ type: 'detail.refresh' })}>Try again</Button>
     </div>
+  );
+}
+
+/** Who changed what, when a colleague's change refreshed the cards (issue 42); polite, once per change. */
+function LiveChangeNotice({ viewerName }: { viewerName: string | undefined }) {
+  const change = useDetailSelector((snapshot) => snapshot.context.liveChanges[0]);
+  const readAt = useDetailSelector((snapshot) => snapshot.context.liveChangesReadAt);
+  const text = liveChangeText(change, viewerName, readAt);
+  return (
+    <p className={styles.liveChange} role="status" data-testid="live-change">
+      {text ?? ''}
+    </p>
   );
 }
 
