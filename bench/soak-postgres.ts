@@ -21,7 +21,8 @@
 // retry-after, none slower than 10 s; both instances ready (GET /api/health/ready 200) and serving a
 // list within 10 s of the cluster's start returning.
 import http from 'node:http';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -111,7 +112,7 @@ function spawnInstance(name: string, port: number, databaseUrl: string): Instanc
   void instance.exited.then((exit) => {
     if (!instance.signalled)
       unexpectedExits.push(
-        `${name} pid ${instance.pid} exited (${exit.signal ?? `code ${exit.code}`}) unasked: ${output.trim().split('\n').slice(-3).join(' | ').slice(0, 600)}`,
+        `${name} pid ${instance.pid} exited (${exit.signal ?? `code ${exit.code}`}) unasked at ${new Date().toISOString()}; its last output:\n${output.trim().split('\n').slice(-40).join('\n')}`,
       );
   });
   everyProcess.push(instance);
@@ -546,6 +547,27 @@ export async function soakPostgres(): Promise<number> {
     );
   }
 
+  // Every second: each instance's CPU time so far (a killed process keeps its last reading) and the
+  // machine's load, to tell the server's own cost from its neighbours' on a shared machine.
+  const cpuTicks = new Map<number, { name: string; ticks: number }>();
+  const loadSamples: { at: number; load: number }[] = [];
+  const sample = () => {
+    for (const instance of everyProcess) {
+      try {
+        const fields = readFileSync(`/proc/${instance.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        // utime and stime: fields 14 and 15 of the file, 12 and 13 after the command's name.
+        cpuTicks.set(instance.pid, { name: instance.name, ticks: Number(fields[11]) + Number(fields[12]) });
+      } catch {
+        // exited: its last reading stands
+      }
+    }
+    loadSamples.push({ at: now(), load: loadavg()[0] ?? Number.NaN });
+  };
+  sample();
+  const sampler = setInterval(sample, 1000);
+  const benchCpuBefore = process.cpuUsage();
+  const cpuAtStart = new Map([...cpuTicks].map(([pid, item]) => [pid, item.ticks]));
+
   const controller = (async () => {
     await sleep(Math.max(0, startedAt + (seconds * 1000) / 3 - now()));
     await killInstance(0);
@@ -565,6 +587,8 @@ export async function soakPostgres(): Promise<number> {
   }
   await Promise.all(loops);
   const loadEnd = now();
+  clearInterval(sampler);
+  const benchCpu = process.cpuUsage(benchCpuBefore);
 
   /* ---------- read back every acknowledged write, through both instances ---------- */
   const missing: string[] = [];
@@ -637,6 +661,24 @@ export async function soakPostgres(): Promise<number> {
   const byCause = new Map<string, number>();
   for (const item of failovers) byCause.set(`${item.from} ${item.method} ${item.cause}`, (byCause.get(`${item.from} ${item.method} ${item.cause}`) ?? 0) + 1);
   console.log(`failovers (the home instance refused or, for a GET, broke the connection; sent to the other): ${failovers.length}: ${[...byCause].map(([cause, count]) => `${cause} ×${count}`).join(', ') || 'none'}`);
+
+  // p99 by 10 s of the run beside the machine's load then: a tail that follows the load is the neighbours'.
+  console.log('\nby 10 s: start | requests ok | list p50 | list p99 | writes p99 | 1-min load average (mean)');
+  for (let from = 0; from < duration; from += 10) {
+    const inSlice = ok.filter((sample) => sample.start - startedAt >= from * 1000 && sample.start - startedAt < (from + 10) * 1000);
+    const loads = loadSamples.filter((item) => item.at - startedAt >= from * 1000 && item.at - startedAt < (from + 10) * 1000).map((item) => item.load);
+    console.log(
+      `  ${String(from).padStart(3)} s | ${String(inSlice.length).padStart(4)} | ${fmt(percentile(inSlice.filter((x) => x.kind === 'list').map(ms), 50))} | ${fmt(percentile(inSlice.filter((x) => x.kind === 'list').map(ms), 99))} | ` +
+        `${fmt(percentile(inSlice.filter((x) => x.kind === 'write').map(ms), 99))} | ${loads.length ? (loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1) : '-'}${windows.some((w) => w.from - startedAt < (from + 10) * 1000 && w.to + settleMs - startedAt >= from * 1000) ? '  (fault)' : ''}`,
+    );
+  }
+  const ticksPerSecond = 100;
+  const cpuBy = new Map<string, number>();
+  for (const [pid, item] of cpuTicks) cpuBy.set(item.name, (cpuBy.get(item.name) ?? 0) + (item.ticks - (cpuAtStart.get(pid) ?? 0)) / ticksPerSecond);
+  console.log(
+    `CPU over the ${duration.toFixed(1)} s of load: ${[...cpuBy].map(([name, cpu]) => `instance ${name} ${cpu.toFixed(1)} s (${((100 * cpu) / duration).toFixed(0)}% of a core)`).join(', ')}, ` +
+      `this soak's own process ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s; the machine has ${availableParallelism()} cores`,
+  );
 
   console.log('\nfaults:');
   for (const line of faultLines) console.log(`  ${line}`);
