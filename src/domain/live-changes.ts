@@ -55,3 +55,7 @@ export function liveChangeText(
   if (viewerName && change.Activity.endsWith(` by ${viewerName}`)) return undefined;
   return `${change.Activity}, ${ago(Math.max(0, Math.floor(now / 1000) - change.TimeStamp))}`;
 }
+
+/** An open editor's note when someone else changed its value meanwhile (the person's input stays). */
+export const changedUnderneathText = (now: string) =>
+  `Someone else changed this while you were editing; it is now ${now || 'empty'}. Your changes here are kept until you save or cancel.`;

@@ -91,3 +91,31 @@ test('a colleague assigns, labels and cancels: the open detail and the list foll
   await expect(row).toHaveCount(0);
   await expect(banner).toHaveCount(0);
 });
+
+test('an editor open while a colleague changes its value keeps what was picked and says so', async ({ browser }) => {
+  const writer = await signedInPage(browser, listOf('Adviser edit'), 'admin@demo.test');
+  await expect(firstRow(writer)).toBeVisible();
+  const id = (await firstRow(writer).getByRole('rowheader').innerText()).trim();
+  await firstRow(writer).click();
+  await expect(writer.getByRole('heading', { level: 1, name: `Application (${id})` })).toBeVisible();
+
+  const editor = await signedInPage(browser, `/application/${id}?from=all`, 'manager@demo.test');
+  await expect(liveStatus(editor)).toBeVisible();
+  await editor.getByRole('button', { name: 'Edit assignee' }).click();
+  const open = editor.getByRole('dialog', { name: 'Edit Assignee' });
+  const saved = (await detailValue(editor, 'Assignee').innerText()).replace(/\s*Edit$/, '').trim();
+  const picked = await pickOtherOption(editor, open, saved);
+  await expect(open.getByRole('combobox', { name: 'Assignee' })).toHaveValue(picked);
+
+  // The colleague assigns someone else meanwhile.
+  await writer.getByRole('button', { name: 'Edit assignee' }).click();
+  const dialog = writer.getByRole('dialog', { name: 'Edit Assignee' });
+  const assigned = await pickOtherOption(writer, dialog, picked);
+  await dialog.getByRole('button', { name: 'Assign', exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(open.getByRole('status').filter({ hasText: 'Someone else changed this while you were editing' })).toContainText(`it is now ${assigned}.`);
+  await expect(open.getByRole('combobox', { name: 'Assignee' })).toHaveValue(picked);
+  await expect(editor.getByTestId('live-change')).toHaveText(`Assigned to ${assigned} by Avery Admin, just now`);
+  await editor.screenshot({ path: 'test-results/live-changes-editor-underneath.png' });
+});

@@ -221,6 +221,9 @@ export default defineMachineModel({
       // Open question (reported with issue 18): a load that fails behind the cancel dialog shows no
       // failure text in jsdom; checked again once the dialog closes.
       if (snapshot.matches({ activity: 'cancelling' })) return;
+      // The split (email) view loads lazily, and these steps are synchronous: it is still its
+      // placeholder here. Paths through the live region reach a failure in it (issue 42).
+      if (snapshot.context.viewPreference === 'email') return;
       const hidden = !snapshot.matches({ activity: 'idle' });
       expect(screen.getByText('The applications could not be loaded.')).toBeTruthy();
       expect(screen.getByRole('button', { name: 'Retry', hidden })).toBeTruthy();

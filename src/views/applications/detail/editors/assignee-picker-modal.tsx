@@ -6,17 +6,21 @@ import { ComboBox } from '../../../ui/combobox.tsx';
 import { ModalDialog } from '../../../ui/dialog.tsx';
 import { Loader } from '../../../ui/loader.tsx';
 import { useEditorHost } from './use-editor-host.ts';
+import { ChangedUnderneath } from './changed-underneath.tsx';
 import styles from './editors.module.css';
 
 /** AM §2 Assignee picker (loaded when first opened): the assignee-picker machine's state, rendered. */
 export default function AssigneePickerModal({
   input,
   savedName,
+  changedUnderneath,
   onClose,
 }: {
   input: AssigneePickerInput;
   /** AssigneeDisplayName of the loaded application. */
   savedName: string;
+  /** Someone else changed the assignee while this was open (issue 42). */
+  changedUnderneath?: string;
   onClose: () => void;
 }) {
   const picker = useActorRef(assigneePickerMachine, { input });
@@ -44,6 +48,7 @@ export default function AssigneePickerModal({
         if (!isOpen) close();
       }}
     >
+      <ChangedUnderneath text={changedUnderneath} />
       <p className={styles.current}>{savedName ? `Assigned to ${savedName}` : 'Not assigned'}</p>
       {state === 'loading' && <Loader text="Loading assignees..." />}
       {state === 'unavailable' && (

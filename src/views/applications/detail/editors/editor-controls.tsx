@@ -6,6 +6,7 @@ import {
   type ApplicationAction,
 } from '../../../../domain/application-actions.ts';
 import { canCreateLabels, signingModeCode, type EditorField } from '../../../../domain/application-editors.ts';
+import { changedUnderneathText } from '../../../../domain/live-changes.ts';
 import { actionTexts } from '../../../../schemas/application-actions.schema.ts';
 import type { ApplicantApproval, ApplicationDetail } from '../../../../schemas/application-detail.schema.ts';
 import { Button } from '../../../ui/button.tsx';
@@ -40,6 +41,15 @@ const rowEditors: Partial<Record<string, Editor>> = {
   Mode: 'signingMode',
 };
 
+/** The value each editor changes, as the loaded application has it (to tell a change made underneath it). */
+const editedValue: Record<Editor, (detail: ApplicationDetail) => string> = {
+  assignee: (detail) => detail.AssigneeDisplayName,
+  label: (detail) => detail.Label,
+  owner: (detail) => detail.AdviserName,
+  email: (detail) => detail.Email,
+  signingMode: (detail) => signingModeLabel(signingModeCode(detail.ApplicationModeCode)),
+};
+
 /** A value with its editor beside it: the Details row's value, or the header's e-mail. */
 export function EditableValue({ editor, detail, children }: { editor: Editor; detail: ApplicationDetail; children: ReactNode }) {
   return (
@@ -67,10 +77,15 @@ function EditControl({ editor, detail }: { editor: Editor; detail: ApplicationDe
   const claims = useDetailSelector((snapshot) => snapshot.context.claims);
   // Whether the modal is open is screen state; its workflow is the editor's machine.
   const [open, setOpen] = useState(false);
+  // What the value was when the editor opened: a colleague's change refreshes the detail under it
+  // (issue 42), and the editor keeps the person's input but says so.
+  const [openedWith, setOpenedWith] = useState('');
   const close = useCallback(() => setOpen(false), []);
   const allowed = canTakeAction(editors[editor].action, detail, claims);
   if (!allowed && !open) return null;
   const applicationId = String(detail.ApplicationID);
+  const now = editedValue[editor](detail);
+  const changedUnderneath = open && now !== openedWith ? changedUnderneathText(now) : undefined;
   const modal = (): ReactNode => {
     switch (editor) {
       case 'assignee':
@@ -78,6 +93,7 @@ function EditControl({ editor, detail }: { editor: Editor; detail: ApplicationDe
           <AssigneePickerModal
             input={{ applicationId, savedAssigneeId: detail.AssigneeUserId }}
             savedName={detail.AssigneeDisplayName}
+            changedUnderneath={changedUnderneath}
             onClose={close}
           />
         );
@@ -85,18 +101,34 @@ function EditControl({ editor, detail }: { editor: Editor; detail: ApplicationDe
         return (
           <LabelPickerModal
             input={{ applicationGuid: detail.ApplicationGuid, currentLabel: detail.Label, canCreate: canCreateLabels(claims) }}
+            changedUnderneath={changedUnderneath}
             onClose={close}
           />
         );
       case 'owner':
-        return <FieldEditorModal input={{ field: 'owner', applicationId, current: detail.AdviserName }} shownCurrent={detail.AdviserName} onClose={close} />;
+        return (
+          <FieldEditorModal
+            input={{ field: 'owner', applicationId, current: detail.AdviserName }}
+            shownCurrent={detail.AdviserName}
+            changedUnderneath={changedUnderneath}
+            onClose={close}
+          />
+        );
       case 'email':
-        return <FieldEditorModal input={{ field: 'email', applicationId, current: detail.Email }} shownCurrent={detail.Email} onClose={close} />;
+        return (
+          <FieldEditorModal
+            input={{ field: 'email', applicationId, current: detail.Email }}
+            shownCurrent={detail.Email}
+            changedUnderneath={changedUnderneath}
+            onClose={close}
+          />
+        );
       case 'signingMode':
         return (
           <FieldEditorModal
             input={{ field: 'signingMode', applicationId, current: signingModeCode(detail.ApplicationModeCode) }}
             shownCurrent={signingModeLabel(signingModeCode(detail.ApplicationModeCode))}
+            changedUnderneath={changedUnderneath}
             onClose={close}
           />
         );
@@ -105,7 +137,15 @@ function EditControl({ editor, detail }: { editor: Editor; detail: ApplicationDe
   return (
     <>
       {allowed && (
-        <Button variant="quiet" className={styles.edit} aria-label={editors[editor].name} onPress={() => setOpen(true)}>
+        <Button
+          variant="quiet"
+          className={styles.edit}
+          aria-label={editors[editor].name}
+          onPress={() => {
+            setOpenedWith(now);
+            setOpen(true);
+          }}
+        >
           Edit
         </Button>
       )}

@@ -8,6 +8,7 @@ import { ModalDialog } from '../../../ui/dialog.tsx';
 import { Loader } from '../../../ui/loader.tsx';
 import { RadioGroup } from '../../../ui/radio-group.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
+import { ChangedUnderneath } from './changed-underneath.tsx';
 import { useEditorHost } from './use-editor-host.ts';
 import styles from './editors.module.css';
 
@@ -20,10 +21,13 @@ type FieldEditorRef = ReturnType<typeof useActorRef<typeof fieldEditorMachine>>;
 export default function FieldEditorModal({
   input,
   shownCurrent,
+  changedUnderneath,
   onClose,
 }: {
   input: FieldEditorInput;
   shownCurrent: string;
+  /** Someone else changed the value while this was open (issue 42). */
+  changedUnderneath?: string;
   onClose: () => void;
 }) {
   const editor = useActorRef(fieldEditorMachine, { input });
@@ -53,6 +57,7 @@ export default function FieldEditorModal({
           editor.send({ type: 'form.submit' });
         }}
       >
+        <ChangedUnderneath text={changedUnderneath} />
         <p className={styles.current}>
           Current {texts.label.toLowerCase()}: {shownCurrent || 'none'}
         </p>

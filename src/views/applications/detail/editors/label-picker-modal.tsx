@@ -9,12 +9,22 @@ import { ModalDialog } from '../../../ui/dialog.tsx';
 import { Loader } from '../../../ui/loader.tsx';
 import { TextField } from '../../../ui/text-field.tsx';
 import { useEditorHost } from './use-editor-host.ts';
+import { ChangedUnderneath } from './changed-underneath.tsx';
 import styles from './editors.module.css';
 
 type LabelPickerRef = ReturnType<typeof useActorRef<typeof labelPickerMachine>>;
 
 /** AM §2 Label picker (loaded when first opened): the label-picker machine's state, rendered. */
-export default function LabelPickerModal({ input, onClose }: { input: LabelPickerInput; onClose: () => void }) {
+export default function LabelPickerModal({
+  input,
+  changedUnderneath,
+  onClose,
+}: {
+  input: LabelPickerInput;
+  /** Someone else changed the label while this was open (issue 42). */
+  changedUnderneath?: string;
+  onClose: () => void;
+}) {
   const picker = useActorRef(labelPickerMachine, { input });
   useEditorHost(picker, onClose);
   const state = useSelector(picker, (snapshot) =>
@@ -40,6 +50,7 @@ export default function LabelPickerModal({ input, onClose }: { input: LabelPicke
         if (!isOpen) close();
       }}
     >
+      <ChangedUnderneath text={changedUnderneath} />
       <p className={styles.current}>{input.currentLabel ? `Current label: ${input.currentLabel}` : 'No label set'}</p>
       {state === 'loading' && <Loader text="Loading labels..." />}
       {state === 'unavailable' && (
