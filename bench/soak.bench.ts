@@ -247,8 +247,10 @@ async function peopleFor(port: number, origin: string): Promise<User[]> {
   for (let pageNo = 1; pageNo <= 4; pageNo++) {
     const answer = await send(port, 'GET', `/api/users/list?PageNo=${pageNo}&RowsPerPage=100&SearchQuery=staff.demo.test`, { token: await tokenFor(origin, demoAdmin) });
     if (answer.status !== 200) throw new Error(`users list answered ${answer.status}`);
-    const body = JSON.parse(answer.body.toString('utf8')) as { Users: { Email: string; RoleName: string; Status: string }[] };
-    for (const person of body.Users) if (person.Status === 'Active') pools[seededRoles.indexOf(person.RoleName)]?.push(person.Email);
+    const body = JSON.parse(answer.body.toString('utf8')) as { Users: { Email: string; RoleName: string; Status: string; HasApplicationAccess: boolean }[] };
+    // An administrator without application access lists nothing (issue 39 point 1): not one of these people.
+    for (const person of body.Users)
+      if (person.Status === 'Active' && (person.HasApplicationAccess || person.RoleName !== seededRoles[0])) pools[seededRoles.indexOf(person.RoleName)]?.push(person.Email);
   }
   return shared.map((user, index) => {
     const pool = pools[kindOf(index)] ?? [];
