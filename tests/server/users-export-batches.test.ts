@@ -19,7 +19,8 @@ describe('users export batches', () => {
   it.each([undefined, 'a', 'demo.test'])('holds the rows and order the list shows (search %s), seeking from batch to batch', async (search) => {
     const listed = await listUsers(server.db, 'demo', { pageNo: 1, rowsPerPage: 1_000, search });
     expect(listed.TotalRows).toBeGreaterThan(7);
-    expect(await exported(search, 7)).toEqual(listed.Users);
+    // The export's columns: the list's rows without the revoked-invitation flag its row menu reads.
+    expect(await exported(search, 7)).toEqual(listed.Users.map(({ InvitationRevoked: _menuOnly, ...row }) => row));
   });
 
   it('exports nobody for a search of symbols only', async () => {
