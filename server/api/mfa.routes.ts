@@ -48,7 +48,7 @@ export function registerMfaRoutes({ app, db, access }: RouteContext) {
       if (user.totpSecret && !principal.amr.includes('otp')) {
         throw forbidden('Sign in with your current verification code before setting up a new one.');
       }
-      return startEnrolment(db, tenantOf(request), user);
+      return { ...(await startEnrolment(db, tenantOf(request), user)), Replacing: user.totpSecret !== null };
     },
   );
 

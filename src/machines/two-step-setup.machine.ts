@@ -14,6 +14,8 @@ export interface TwoStepSetupContext {
   code: string;
   error: string | undefined;
   recoveryCodes: readonly string[];
+  /** The account has two-step verification already: a confirmed code replaces it (issue 39 point 16). */
+  replacing: boolean;
 }
 
 export type TwoStepSetupEvent =
@@ -23,9 +25,11 @@ export type TwoStepSetupEvent =
   | { type: 'code.submit' }
   | { type: 'setup.retry' };
 
-const cleared: TwoStepSetupContext = { secret: '', otpAuthUri: '', qrCode: '', code: '', error: undefined, recoveryCodes: [] };
+const cleared: TwoStepSetupContext = { secret: '', otpAuthUri: '', qrCode: '', code: '', error: undefined, recoveryCodes: [], replacing: false };
 
 export const setupFailedMessage = 'Two-step verification could not be set up. Please try again.';
+export const replacingMessage =
+  'Two-step verification is already on. A code from this new key replaces your current authenticator and recovery codes; Cancel keeps them.';
 
 /**
  * 'Set up two-step verification' from the account menu (issue 31): a new secret as a QR code and a
@@ -48,6 +52,7 @@ export const twoStepSetupMachine = setup({
     assignSecret: assign((_, params: { started: InitiateMfa }) => ({
       secret: params.started.Secret,
       otpAuthUri: params.started.OtpAuthUri,
+      replacing: params.started.Replacing,
     })),
     assignQrCode: assign((_, params: { qrCode: string }) => ({ qrCode: params.qrCode })),
     assignCode: assign((_, params: { value: string }) => ({ code: params.value, error: undefined })),

@@ -24,8 +24,11 @@ export const resetTokenStates = ['valid', 'expired', 'used', 'unknown'] as const
 export const ValidateTokenResponseSchema = z.object({ Valid: z.boolean(), Reason: z.enum(resetTokenStates) });
 export type ValidateTokenResponse = z.infer<typeof ValidateTokenResponseSchema>;
 
-/** POST /api/account/initiatemfa: a new TOTP secret to confirm (enrolment; nothing changes until confirmed). */
-export const InitiateMfaResponseSchema = z.object({ Secret: z.string(), OtpAuthUri: z.string() });
+/**
+ * POST /api/account/initiatemfa: a new TOTP secret to confirm (enrolment; nothing changes until
+ * confirmed). Replacing: the account has two-step verification already, which confirming replaces.
+ */
+export const InitiateMfaResponseSchema = z.object({ Secret: z.string(), OtpAuthUri: z.string(), Replacing: z.boolean() });
 export type InitiateMfa = z.infer<typeof InitiateMfaResponseSchema>;
 
 /** POST /api/account/confirmmfa: one code from the app confirms enrolment and returns ten recovery codes, shown once. */

@@ -94,6 +94,9 @@ test.describe('sign-in, complete (issue 31)', () => {
     const codes = dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
     await expect(codes).toHaveCount(10);
     const recoveryCode = (await codes.first().innerText()).trim();
+    // The file names the tenant as people know it, not by its id (issue 39 point 16).
+    const file = decodeURIComponent((await dialog.getByRole('link', { name: 'Download' }).getAttribute('href')) ?? '');
+    expect(file).toContain('Acme Super recovery codes');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(dialog).toBeHidden();
 
@@ -106,6 +109,15 @@ test.describe('sign-in, complete (issue 31)', () => {
     await page.getByLabel('Verification code').fill(codeOf(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(navigation(page)).toBeVisible();
+
+    // Setting up again says what it replaces, and Cancel keeps the current one (issue 39 point 16).
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await page.getByRole('menuitem', { name: 'Set up two-step verification' }).click();
+    await expect(dialog.getByRole('status')).toHaveText(
+      'Two-step verification is already on. A code from this new key replaces your current authenticator and recovery codes; Cancel keeps them.',
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
 
     for (const attempt of ['first', 'second'] as const) {
       await page.getByRole('button', { name: /^Account:/ }).click();

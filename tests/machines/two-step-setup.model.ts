@@ -19,7 +19,7 @@ export default defineMachineModel({
   events: [
     { type: 'dialog.open' },
     { type: 'dialog.close' },
-    { type: 'xstate.done.actor.initiateMfa', output: { Secret: 'JBSWY3DPEHPK3PXP', OtpAuthUri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' } },
+    { type: 'xstate.done.actor.initiateMfa', output: { Secret: 'JBSWY3DPEHPK3PXP', OtpAuthUri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP', Replacing: true } },
     { type: 'xstate.error.actor.initiateMfa', error: new Error('503') },
     { type: 'xstate.done.actor.drawQrCode', output: 'data:image/png;base64,AAAA' },
     { type: 'code.change', value: '123 456' },
@@ -36,6 +36,7 @@ export default defineMachineModel({
         expect(snapshot.hasTag('open')).toBe(false);
         expect(snapshot.context.recoveryCodes).toEqual([]);
         expect(snapshot.context.secret).toBe('');
+        expect(snapshot.context.replacing).toBe(false);
       },
       starting: (snapshot) => expect(snapshot.hasTag('busy')).toBe(true),
       showing: (snapshot) => {
@@ -61,6 +62,7 @@ export default defineMachineModel({
       },
       'starting + xstate.done.actor.initiateMfa': ({ after, started }) => {
         expect(after.matches('showing')).toBe(true);
+        expect(after.context.replacing).toBe(true);
         expect(started.drawQrCode).toEqual({ uri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' });
       },
       'starting + xstate.error.actor.initiateMfa': ({ after }) => expect(after.matches('failed')).toBe(true),

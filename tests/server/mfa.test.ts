@@ -32,7 +32,8 @@ async function enrol(email: string) {
   const { user, token } = await userWith(server, email, ['view.myapps']);
   const started = await api(server, 'POST', '/api/account/initiatemfa', { token });
   expect(started.statusCode).toBe(200);
-  const { Secret, OtpAuthUri } = started.json<{ Secret: string; OtpAuthUri: string }>();
+  const { Secret, OtpAuthUri, Replacing } = started.json<{ Secret: string; OtpAuthUri: string; Replacing: boolean }>();
+  expect(Replacing).toBe(false);
   expect(OtpAuthUri).toMatch(/^otpauth:\/\/totp\/Demo%20Wealth:.*secret=/);
   const wrong = await api(server, 'POST', '/api/account/confirmmfa', { token, body: { Code: totpCode(Secret, 10) } });
   expect(wrong.json()).toEqual({ Success: false, Message: wrongEnrolmentCodeMessage, RecoveryCodes: [] });
@@ -66,6 +67,17 @@ describe('enrolment from the account menu', () => {
     expect(bad.json().message).toContain('Code');
     const again = await api(server, 'POST', '/api/account/initiatemfa', { token });
     expect(again.statusCode).toBe(403);
+  });
+});
+
+describe('setting up again with two-step verification on', () => {
+  it('says that the new key replaces the current one (issue 39 point 16)', async () => {
+    const { user, secret } = await enrol('again@demo.test');
+    await freshSteps(user.id);
+    const { tokens } = await signInSteps(server, { host: hosts.demo, email: user.email, codes: [totpCode(secret)] });
+    const started = await api(server, 'POST', '/api/account/initiatemfa', { token: tokens!.access_token });
+    expect(started.statusCode).toBe(200);
+    expect(started.json()).toMatchObject({ Replacing: true });
   });
 });
 

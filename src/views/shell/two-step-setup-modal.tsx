@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { recoveryCodesText } from '../../domain/two-step.ts';
-import { setupFailedMessage, TwoStepSetupContext } from '../../machines/two-step-setup.machine.ts';
+import { replacingMessage, setupFailedMessage, TwoStepSetupContext } from '../../machines/two-step-setup.machine.ts';
 import { SessionContext } from '../../machines/session.machine.ts';
 import { Button } from '../ui/button.tsx';
 import { ModalDialog } from '../ui/dialog.tsx';
@@ -46,7 +46,7 @@ export function TwoStepSetupModal() {
 
 function CodeStep() {
   const setup = TwoStepSetupContext.useActorRef();
-  const { secret, qrCode, code, error } = TwoStepSetupContext.useSelector((snapshot) => snapshot.context);
+  const { secret, qrCode, code, error, replacing } = TwoStepSetupContext.useSelector((snapshot) => snapshot.context);
   const busy = TwoStepSetupContext.useSelector((snapshot) => snapshot.hasTag('busy'));
   const canConfirm = TwoStepSetupContext.useSelector((snapshot) => snapshot.can({ type: 'code.submit' }));
   const submit = (event: FormEvent) => {
@@ -55,6 +55,7 @@ function CodeStep() {
   };
   return (
     <form className={styles.body} onSubmit={submit} noValidate>
+      {replacing && <p role="status">{replacingMessage}</p>}
       <p>Scan the QR code with an authenticator app, or type the key into it. Then enter the 6-digit code it shows.</p>
       {qrCode ? (
         <img className={styles.qr} src={qrCode} alt="QR code of your two-step verification key" />
@@ -92,7 +93,8 @@ function CodeStep() {
 function RecoveryCodes() {
   const setup = TwoStepSetupContext.useActorRef();
   const codes = TwoStepSetupContext.useSelector((snapshot) => snapshot.context.recoveryCodes);
-  const tenantName = SessionContext.useSelector((snapshot) => snapshot.context.tenant?.TenantName ?? 'Portal');
+  // The tenant's name as people know it (TenantName is its id: 'acme').
+  const tenantName = SessionContext.useSelector((snapshot) => snapshot.context.tenant?.DisplayName ?? 'Portal');
   const text = recoveryCodesText(tenantName, codes);
   const download = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
   return (
