@@ -48,7 +48,7 @@ export const userListMachine = setup({
   }>(),
   actors: {
     loadUsers: fromPromise<UserListResponse, UsersRequest>(({ input }) => listUsers(input)),
-    exportUsers: fromPromise<void, { query: string }>(({ input }) => exportUsers(input.query)),
+    exportUsers: fromPromise<void>(() => exportUsers()),
     loadSettings: fromPromise<SystemConfiguration>(() => systemConfiguration()),
   },
   actions: {
@@ -165,7 +165,6 @@ export const userListMachine = setup({
           invoke: {
             id: 'exportUsers',
             src: 'exportUsers',
-            input: ({ context }) => ({ query: context.request.query }),
             onDone: 'idle',
             onError: 'failed',
           },

@@ -83,8 +83,7 @@ export function userAction(action: UserActionCall, userId: string): Promise<User
   return postJson(api(userActionPaths[action]), { GlobalUserId: userId }, UserActionResultSchema);
 }
 
-/** SUV §7 GET /users/exportall, saved as userlist.csv: the rows the search shows. */
-export function exportUsers(query: string): Promise<void> {
-  const params = searchParams({ query });
-  return downloadFile(api(`/users/exportall${params ? `?${params}` : ''}`), userExportFileName, { accept: 'text/csv', timeoutMs: 120_000 });
+/** SUV §7 GET /users/exportall, saved as userlist.csv: every user of the tenant (SUV §1 "export the user list"), whatever the page's search. */
+export function exportUsers(): Promise<void> {
+  return downloadFile(api('/users/exportall'), userExportFileName, { accept: 'text/csv', timeoutMs: 120_000 });
 }
