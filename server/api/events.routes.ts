@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose';
 import * as z from 'zod';
 import { allAppsClaims, myAppsClaim } from '../../src/domain/claims.ts';
-import { LastEventIdSchema, type LiveEvent } from '../../src/schemas/live-events.schema.ts';
-import { createLiveChanges, type LiveStream } from '../live/live-changes.ts';
+import { LastEventIdSchema } from '../../src/schemas/live-events.schema.ts';
+import { createLiveChanges, sseMessage, type LiveStream } from '../live/live-changes.ts';
 import { liveNotificationsFor } from '../live/notifications.ts';
 import { sendTooManyRequests } from '../rate-limits.ts';
 import { principalOf, type RouteContext } from './context.ts';
@@ -15,8 +15,6 @@ const clientRetryMs = 2_000;
 const maxBufferedBytes = 1024 * 1024;
 /** setTimeout's longest delay. */
 const maxTimerMs = 2_147_483_647;
-
-const message = (version: number, event: LiveEvent) => `id: ${version}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`;
 
 /**
  * `GET /api/events`: one Server-Sent Events stream per signed-in tab (docs/decisions/011-live-changes.md).
@@ -65,7 +63,7 @@ export async function registerEventRoutes({ app, db, config, access }: RouteCont
         'x-accel-buffering': 'no',
       });
       raw.write(`retry: ${clientRetryMs}\n`);
-      if (resumeFrom !== undefined && !resumable) raw.write(message(current, { kind: 'reset', ApplicationIDs: [] }));
+      if (resumeFrom !== undefined && !resumable) raw.write(sseMessage(current, { kind: 'reset', ApplicationIDs: [] }));
       // Without an event yet, the id alone tells the client where it stands, for its next Last-Event-ID.
       else if (!resumable) raw.write(`id: ${current}\n\n`);
 
@@ -84,9 +82,9 @@ export async function registerEventRoutes({ app, db, config, access }: RouteCont
         userId: principal.userId,
         grantId: typeof gid === 'string' ? gid : '',
         lastVersion: resumable ? resumeFrom : current,
-        send(version, event) {
+        send(text) {
           if (ended) return false;
-          const accepted = raw.write(message(version, event));
+          const accepted = raw.write(text);
           if (raw.writableLength > maxBufferedBytes) end();
           return accepted;
         },

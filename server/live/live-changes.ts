@@ -21,12 +21,16 @@ export interface LiveStream {
   readonly grantId: string;
   /** The last version this stream has been brought to (sent or seen to hold nothing for it). */
   lastVersion: number;
-  /** Writes one SSE message; false when the connection cannot take more now. */
-  send(version: number, event: LiveEvent): boolean;
+  /** Writes SSE messages (`sseMessage`'s text, the same for every stream it goes to); false when the connection cannot take more now. */
+  send(text: string): boolean;
   /** The person's access is to be checked again (their user record changed). */
   recheck(): void;
   end(): void;
 }
+
+/** One SSE message: the data version as its id, the kind as its event name. */
+export const sseMessage = (version: number, event: LiveEvent) =>
+  `id: ${version}\nevent: ${event.kind}\ndata: ${JSON.stringify(event)}\n\n`;
 
 interface Visibility {
   /** Equal keys see the same applications: their streams share one read. */
@@ -126,13 +130,15 @@ export function createLiveChanges(db: Database, notifications: LiveNotifications
       if (!first) continue;
       const from = Math.min(...group.map(({ stream }) => stream.lastVersion));
       const rows = await runner.textRows(changesSql(renumbered(first.visibility)), [tenantId, from, ...first.visibility.params]);
-      const versions = eventsOf(rows);
+      // Each message is written once as text and sent as is to every stream of the group.
+      const versions = eventsOf(rows).map(({ version, events }) => ({ version, text: events.map((event) => sseMessage(version, event)).join('') }));
       const last = versions.at(-1)?.version;
       for (const { stream } of group) {
-        for (const { version, events } of versions) {
-          if (version <= stream.lastVersion) continue;
-          for (const event of events) stream.send(version, event);
-        }
+        const text = versions
+          .filter(({ version, text: messages }) => version > stream.lastVersion && messages !== '')
+          .map(({ text: messages }) => messages)
+          .join('');
+        if (text !== '') stream.send(text);
         if (last !== undefined && last > stream.lastVersion) stream.lastVersion = last;
       }
     }

@@ -155,6 +155,15 @@ describe('GET /api/events', () => {
     await expect.poll(async () => (await stream({ token })).status).toBe(200);
   });
 
+  it('ends the stream when its session is signed out (the grant ends)', async () => {
+    const token = await accessTokenFor(server, 'manager@demo.test');
+    const live = await stream({ token });
+    expect(live.status).toBe(200);
+    const signedOut = await api(server, 'GET', '/api/account/logout', { token });
+    expect(signedOut.statusCode, signedOut.body).toBe(200);
+    await live.ended;
+  });
+
   it('ends the stream when the account is locked', async () => {
     const { user, token } = await userWith(server, 'live-locked@demo.test', ['view.allapps.instance']);
     const live = await stream({ token });
