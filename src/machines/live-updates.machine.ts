@@ -23,6 +23,7 @@ export type LiveUpdatesEvent =
   | { type: 'stream.position'; id: string }
   | { type: 'stream.message'; id: string | undefined; event: LiveEvent }
   | { type: 'stream.dropped' }
+  | { type: 'stream.ended' }
   | { type: 'stream.refused' }
   | { type: 'session.ended' };
 
@@ -62,6 +63,7 @@ export const liveUpdatesMachine = setup({
         position: (id) => sendBack({ type: 'stream.position', id }),
         event: (id, event) => sendBack({ type: 'stream.message', id, event }),
         dropped: () => sendBack({ type: 'stream.dropped' }),
+        ended: () => sendBack({ type: 'stream.ended' }),
         refused: () => sendBack({ type: 'stream.refused' }),
       });
     }),
@@ -99,11 +101,18 @@ export const liveUpdatesMachine = setup({
       states: {
         connecting: {
           description: 'Connecting to the event stream; the header shows nothing yet',
-          on: { 'stream.opened': { target: 'live', actions: 'resetAttempts' } },
+          on: {
+            'stream.opened': { target: 'live', actions: 'resetAttempts' },
+            // Ended before it was ever live: a failure like a drop, waited on (no tight loop).
+            'stream.ended': { target: '#liveUpdates.reconnecting' },
+          },
         },
         live: {
           description: "'Live' in the header: colleagues' changes appear without Refresh",
           tags: ['live'],
+          // The server ends a live stream at the token's expiry: the session has renewed it, so the
+          // stream opens again at once with the new one (no 'Reconnecting…'), from the last event id.
+          on: { 'stream.ended': { target: '#liveUpdates.streaming', reenter: true } },
         },
       },
     },
@@ -135,6 +144,7 @@ export const statechartLabels = {
     'stream.position': 'the stream said where it stands',
     'stream.message': 'an event arrived',
     'stream.dropped': 'the connection dropped',
+    'stream.ended': 'the server ended the stream (the token expired)',
     'stream.refused': 'the server refused the stream (401/403)',
     'session.ended': 'the session ended',
   },

@@ -9,8 +9,10 @@ export interface LiveStreamHandlers {
   /** Where the stream stands (an `id:` line): the Last-Event-ID to resume from. */
   position(id: string): void;
   event(id: string | undefined, event: LiveEvent): void;
-  /** The connection ended or could not be made: connect again, from the last position. */
+  /** The connection broke or could not be made: connect again after a wait, from the last position. */
   dropped(): void;
+  /** The server ended the stream as it does at the token's expiry: connect again now, with the renewed token. */
+  ended(): void;
   /** 401 or 403 (the session ended, or the person may not listen): do not connect again. */
   refused(): void;
 }
@@ -40,7 +42,7 @@ function parseBlock(block: string): { id: string | undefined; event: string | un
 export function openLiveEvents(lastEventId: string | undefined, handlers: LiveStreamHandlers): () => void {
   const controller = new AbortController();
   let finished = false;
-  const finish = (how: 'dropped' | 'refused') => {
+  const finish = (how: 'dropped' | 'refused' | 'ended') => {
     if (finished || controller.signal.aborted) return;
     finished = true;
     handlers[how]();
@@ -66,6 +68,7 @@ export function openLiveEvents(lastEventId: string | undefined, handlers: LiveSt
     handlers.opened();
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
+    let broken = false;
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -86,8 +89,9 @@ export function openLiveEvents(lastEventId: string | undefined, handlers: LiveSt
       }
     } catch {
       // A reset connection or a message that is not JSON: connect again from the last position.
+      broken = true;
     }
-    finish('dropped');
+    finish(broken ? 'dropped' : 'ended');
   })();
   return () => {
     stopListening();

@@ -15,6 +15,7 @@ export default defineMachineModel({
     { type: 'stream.position', id: '41' },
     { type: 'stream.message', id: '42', event: changed },
     { type: 'stream.dropped' },
+    { type: 'stream.ended' },
     { type: 'stream.refused' },
     { type: 'session.ended' },
     { type: 'xstate.after.reconnectDelay.liveUpdates.reconnecting' },
@@ -51,6 +52,17 @@ export default defineMachineModel({
         expect(after.context.attempts).toBe(before.context.attempts + 1);
       },
       'streaming + stream.refused': ({ after }) => expect(after.matches('offline')).toBe(true),
+      // A live stream the server ended (the token's expiry) opens again at once, from where it was.
+      'streaming.live + stream.ended': ({ before, after, started }) => {
+        expect(after.matches({ streaming: 'connecting' })).toBe(true);
+        expect(after.hasTag('reconnecting')).toBe(false);
+        expect(started).toEqual({ stream: { lastEventId: before.context.lastEventId, enabled: true } });
+      },
+      // One that ends before it was live waits like a drop.
+      'streaming.connecting + stream.ended': ({ before, after }) => {
+        expect(after.matches('reconnecting')).toBe(true);
+        expect(after.context.attempts).toBe(before.context.attempts + 1);
+      },
       // A new connection resumes from the last event id the stream sent.
       'reconnecting + after reconnectDelay': ({ before, after, started }) => {
         expect(after.matches({ streaming: 'connecting' })).toBe(true);
