@@ -18,7 +18,8 @@ function run(label, command, args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (stale('dist/index.html', ['src', 'index.html', 'vite.config.ts'])) {
+// PORTAL_DIST names a portal built elsewhere (server/main.ts serves it): nothing to build here.
+if (!process.env.PORTAL_DIST && stale('dist/index.html', ['src', 'index.html', 'vite.config.ts'])) {
   run('Building the portal…', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 }
 if (stale('dist-server/main.js', ['server', 'src/schemas', 'src/domain'])) {

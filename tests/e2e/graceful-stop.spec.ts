@@ -39,7 +39,8 @@ test('SIGTERM to npm start drains readiness, answers meanwhile, and ends every p
   test.setTimeout(180_000);
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-stop-'));
   const npm = spawn('npm', ['start'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SHUTDOWN_DRAIN_MS: '3000', LOG_LEVEL: 'warn' },
+    // PORTAL_DIST: no portal to build or serve (the journeys' own dist/ must not be rebuilt under them).
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PORTAL_DIST: dataDir, SHUTDOWN_DRAIN_MS: '3000', LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
