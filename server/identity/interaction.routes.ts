@@ -9,7 +9,7 @@ import { findUserByEmail, findUserById, maxFailedSignIns, recordWrongPassword, s
 import { verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { renderLoginPage } from './login-page.ts';
 import { inactivityDaysOf, lockIfInactive } from './account-status.ts';
-import { lockedMfaMessage } from './mfa-pages.ts';
+import { lockedMfaMessage, supportContacts } from './mfa-pages.ts';
 import { isLockedStatus } from '../../src/domain/user-status.ts';
 import { afterPasswordStep } from './mfa-interaction.ts';
 import { federatedLogin, federatedParameters } from './federated-sign-in.ts';
@@ -35,8 +35,7 @@ export function lockReason(status: string, tenantSettings: unknown): string {
 }
 
 /** What a locked person can do about it: the tenant's support contacts (issue 27 point 11), after the lock's reason. */
-export const lockedHelp = (tenant: { supportEmail: string; supportPhone: string }, reason: string = lockedMessage) =>
-  `${reason} You can also reach support at ${tenant.supportEmail} or ${tenant.supportPhone}.`;
+export const lockedHelp = (tenant: { supportEmail: string; supportPhone: string }, reason: string = lockedMessage) => `${reason} ${supportContacts(tenant)}`;
 export const disabledMessage = 'Your account is not active. Please contact your administrator.';
 export const throttledMessage = (seconds: number) =>
   `Too many failed sign-in attempts from your network. Please try again in ${describeWait(seconds)}.`;

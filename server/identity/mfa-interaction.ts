@@ -34,6 +34,7 @@ import {
 import {
   lockedMfaMessage,
   mfaCodePage,
+  supportContacts,
   mfaEnrolmentPage,
   recoveryCodesPage,
   tooManyWrongCodesMessage,
@@ -155,7 +156,7 @@ export function registerMfaInteractionRoutes(
         reply,
         tenant,
         details.uid,
-        user.status === 'LockedMFAAttempts' ? lockedMfaMessage : 'Your account cannot sign in.',
+        user.status === 'LockedMFAAttempts' ? `${lockedMfaMessage} ${supportContacts(tenant)}` : 'Your account cannot sign in.',
       );
       return undefined;
     }
@@ -184,7 +185,7 @@ export function registerMfaInteractionRoutes(
       await closeChallenge(tx, uid);
       return true;
     });
-    if (locked) return sendLoginPage(reply, tenant, uid, lockedMfaMessage);
+    if (locked) return sendLoginPage(reply, tenant, uid, `${lockedMfaMessage} ${supportContacts(tenant)}`);
     if ((await countWrongCode(db, uid)) >= maxWrongCodesPerSignIn) {
       await closeChallenge(db, uid);
       return sendLoginPage(reply, tenant, uid, tooManyWrongCodesMessage);

@@ -7,6 +7,9 @@ export const wrongCodeMessage = 'That code is not correct. Please try again.';
 export const tooManyWrongCodesMessage = 'Too many wrong codes. Please sign in again.';
 export const lockedMfaMessage =
   'Your account is locked after too many wrong verification codes. Please contact your administrator to unlock it.';
+/** What a locked person can do about it besides their administrator (issue 27 point 11, SUV §4). */
+export const supportContacts = (tenant: { supportEmail: string; supportPhone: string }) =>
+  `You can also reach support at ${tenant.supportEmail} or ${tenant.supportPhone}.`;
 
 /** The second step of sign-in (AM §7 loginmfa): a code from the app, or a recovery code. */
 export function mfaCodePage(uid: string, error?: string): IdentityPage {

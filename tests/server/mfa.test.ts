@@ -140,6 +140,8 @@ describe('the second step at sign-in', () => {
     await signInSteps(server, { host: hosts.demo, email: 'guesser@demo.test', codes: wrong() });
     const locking = await signInSteps(server, { host: hosts.demo, email: 'guesser@demo.test', codes: wrong() });
     expect(locking.page).toContain(escapeHtml(lockedMfaMessage));
+    // The lock says who can help besides the administrator (SUV §4, issue 39 point 13).
+    expect(locking.page).toContain(escapeHtml('You can also reach support at support@demo.test or'));
     const [locked] = await server.db.select().from(users).where(eq(users.id, user.id));
     expect(locked!.status).toBe('LockedMFAAttempts');
     // Every lock is audited, with the address it came from (issue 27 point 11).
