@@ -45,6 +45,7 @@ export interface InviteUserContext extends InviteUserInput {
 
 export type InviteUserEvent =
   | { type: 'field.change'; field: InviteField; value: string }
+  | { type: 'field.blur'; field: InviteField }
   | { type: 'role.select'; roleId: number }
   | { type: 'access.toggle'; value: boolean }
   | { type: 'invite.send' }
@@ -104,6 +105,10 @@ export const inviteUserMachine = setup({
         ...context.draft,
         [params.field]: params.field === 'mobile' ? phoneInputOf(params.value) : params.value,
       },
+      touched: context.touched.includes(params.field) ? context.touched : [...context.touched, params.field],
+    })),
+    /** AM §5: a required field left empty says so when focus leaves it, not only once typed in. */
+    markTouched: assign(({ context }, params: { field: InviteField }) => ({
       touched: context.touched.includes(params.field) ? context.touched : [...context.touched, params.field],
     })),
     assignRole: assign(({ context }, params: { roleId: number }) => ({
@@ -173,6 +178,7 @@ export const inviteUserMachine = setup({
             params: ({ event }) => ({ field: event.field, value: event.value }),
           },
         },
+        'field.blur': { actions: { type: 'markTouched', params: ({ event }) => ({ field: event.field }) } },
         'role.select': { actions: { type: 'assignRole', params: ({ event }) => ({ roleId: event.roleId }) } },
         'dialog.close': { target: 'closed' },
         'invite.send': { guard: 'canSend', target: 'details' },
@@ -285,6 +291,7 @@ export const statechartLabels = {
   delays: {},
   events: {
     'field.change': 'a field typed in',
+    'field.blur': 'focus left a field',
     'role.select': 'a role chosen',
     'access.toggle': 'the access toggle switched',
     'invite.send': 'Send (or Next) pressed',

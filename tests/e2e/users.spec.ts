@@ -65,7 +65,12 @@ test('invite a Read Only admin with access; they set a password from the e-mail 
   await signInAt(page, '/users', 'admin@demo.test');
   await page.getByRole('button', { name: 'New' }).click();
   const invite = page.getByRole('dialog', { name: 'Invite User' });
+  // A required field left empty says so when focus leaves it (AM §5), before anything is typed.
+  await invite.getByLabel('First Name').focus();
+  await page.keyboard.press('Tab');
+  await expect(invite.getByText('This is a required field.')).toHaveCount(1);
   await invite.getByLabel('First Name').fill('Rita');
+  await expect(invite.getByText('This is a required field.')).toHaveCount(0);
   await invite.getByLabel('Last Name').fill('Reader');
   await invite.getByLabel('Email').fill(email);
   await invite.getByLabel('Mobile Number').fill('0412 34');

@@ -32,6 +32,8 @@ export default defineMachineModel({
       { type: 'xstate.done.actor.loadRoles', output: roles },
       { type: 'xstate.error.actor.loadRoles', error: new Error('503') },
       { type: 'roles.retry' },
+      // Leaving the first name empty marks it, so its required message shows (AM §5).
+      ...(draft.firstName === '' ? [{ type: 'field.blur', field: 'firstName' }] : []),
       // The fields fill one at a time, in order, so the plan stays small.
       ...(draft.firstName === '' ? [{ type: 'field.change', field: 'firstName', value: 'Rita' }] : []),
       ...(draft.firstName !== '' && draft.lastName === '' ? [{ type: 'field.change', field: 'lastName', value: 'Reader' }] : []),
@@ -102,6 +104,10 @@ export default defineMachineModel({
       'editing + field.change': ({ event, after }) => {
         expect(after.context.draft[event.field as string]).toBe(event.value);
         expect(after.context.touched).toContain(event.field);
+      },
+      'editing + field.blur': ({ event, before, after }) => {
+        expect(after.context.touched).toContain(event.field);
+        expect(after.context.draft).toEqual(before.context.draft);
       },
       'editing + role.select': ({ event, after }) => expect(after.context.draft.roleId).toBe(event.roleId),
       'editing + invite.send': ({ before, after, started }) => {

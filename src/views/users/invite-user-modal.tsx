@@ -62,6 +62,7 @@ export default function InviteUserModal({ canModifyAccess, settings = defaults, 
   const errors = inviteErrors(draft, settings.AustralianMobileNumberOnly);
   const errorOf = (field: InviteField & keyof typeof errors) => (touched.includes(field) ? errors[field] : undefined);
   const change = (field: InviteField) => (value: string) => invite.send({ type: 'field.change', field, value });
+  const blur = (field: InviteField) => () => invite.send({ type: 'field.blur', field });
   const close = () => invite.send({ type: 'dialog.close' });
   const disabled = busy || locked;
 
@@ -94,9 +95,9 @@ export default function InviteUserModal({ canModifyAccess, settings = defaults, 
       )}
       <fieldset className={styles.formGroup} disabled={disabled}>
         <legend>Personal details</legend>
-        <TextField label="First Name" isRequired maxLength={inviteFieldLimits.name} isDisabled={disabled} value={draft.firstName} onChange={change('firstName')} errorMessage={errorOf('firstName')} />
-        <TextField label="Last Name" isRequired maxLength={inviteFieldLimits.name} isDisabled={disabled} value={draft.lastName} onChange={change('lastName')} errorMessage={errorOf('lastName')} />
-        <TextField label="Email" type="email" isRequired maxLength={inviteFieldLimits.email} isDisabled={disabled} value={draft.email} onChange={change('email')} errorMessage={errorOf('email')} />
+        <TextField label="First Name" isRequired maxLength={inviteFieldLimits.name} isDisabled={disabled} value={draft.firstName} onChange={change('firstName')} onBlur={blur('firstName')} errorMessage={errorOf('firstName')} />
+        <TextField label="Last Name" isRequired maxLength={inviteFieldLimits.name} isDisabled={disabled} value={draft.lastName} onChange={change('lastName')} onBlur={blur('lastName')} errorMessage={errorOf('lastName')} />
+        <TextField label="Email" type="email" isRequired maxLength={inviteFieldLimits.email} isDisabled={disabled} value={draft.email} onChange={change('email')} onBlur={blur('email')} errorMessage={errorOf('email')} />
         <div className={styles.phoneRow}>
           {!settings.AustralianMobileNumberOnly && (
             <label className={styles.selectField}>
@@ -117,6 +118,7 @@ export default function InviteUserModal({ canModifyAccess, settings = defaults, 
             isDisabled={disabled}
             value={draft.mobile}
             onChange={change('mobile')}
+            onBlur={blur('mobile')}
             errorMessage={errorOf('mobile')}
             description={settings.AustralianMobileNumberOnly || draft.country === 'au' ? 'An Australian mobile: 04 and 8 more digits' : undefined}
           />
