@@ -31,7 +31,7 @@ const EnvironmentSchema = z.object({
   RATE_LIMIT_SIGN_IN_FAILURES: count(10),
   RATE_LIMIT_SIGN_IN_FAILURE_WINDOW: seconds(15 * 60),
   MONITORING_MAX_ENVELOPES: count(500),
-  // Live event streams (docs/decisions/011-live-changes.md) open at once per account and per instance; more get 429.
+  // Live event streams (docs/decisions/012-live-changes.md) open at once per account and per instance; more get 429.
   LIVE_STREAMS_PER_ACCOUNT: count(10),
   LIVE_STREAMS_PER_INSTANCE: count(2000),
   // Documents (docs/decisions/004): where their bytes live, and the upload limits.

@@ -17,7 +17,7 @@ const maxBufferedBytes = 1024 * 1024;
 const maxTimerMs = 2_147_483_647;
 
 /**
- * `GET /api/events`: one Server-Sent Events stream per signed-in tab (docs/decisions/011-live-changes.md).
+ * `GET /api/events`: one Server-Sent Events stream per signed-in tab (docs/decisions/012-live-changes.md).
  * The same bearer rules as every API route (requireAccess); it ends when the token expires, its
  * grant ends (sign-out, revocation) or the user record no longer passes the check. Only a client
  * that asks for `text/event-stream` gets one (406 otherwise), as EventSource and the portal's reader

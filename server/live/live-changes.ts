@@ -7,7 +7,7 @@ import type { LiveEvent } from '../../src/schemas/live-events.schema.ts';
 import type { LiveNotifications } from './notifications.ts';
 
 /**
- * The live event streams of one server instance (docs/decisions/011-live-changes.md). An event is
+ * The live event streams of one server instance (docs/decisions/012-live-changes.md). An event is
  * one tenant data version's changed application ids, as the list's triggers recorded them
  * (application_list_changes, migrations 0022-0023), narrowed to what the stream's person may see by
  * the list's own WHERE (decision 001), over the row as it is now and as it was before the change.

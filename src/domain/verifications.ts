@@ -106,7 +106,7 @@ export const isPendingStatus = (status: string) => statusText(status) === 'Pendi
 /**
  * SUV §4 names Complete and Failed as the completed detail pages; a Successful record is finished
  * too (it has its completion time, result and report, which the list offers), so its page shows
- * them (issue 39 reading, docs/decisions/011). Only a Pending record is unfinished.
+ * them (issue 39 reading, docs/decisions/011-shell-landing-no-access-and-readings.md). Only a Pending record is unfinished.
  */
 export const isFinishedStatus = (status: string) => ['Complete', 'Failed', 'Successful'].includes(statusText(status));
 

@@ -38,7 +38,7 @@ export const longestReconnectDelayMs = 30_000;
 export const reconnectDelayMs = (attempts: number) => Math.min(firstReconnectDelayMs * 2 ** Math.max(attempts - 1, 0), longestReconnectDelayMs);
 
 /**
- * The live event stream of one signed-in tab (docs/decisions/011-live-changes.md): connecting,
+ * The live event stream of one signed-in tab (docs/decisions/012-live-changes.md): connecting,
  * live, reconnecting with a growing wait after a drop (resuming from the last event id, so nothing
  * is lost), offline once the session has ended or the server refuses the stream. Every event is
  * emitted as `live.event`; the header shows the state ("Live" / "Reconnecting…").

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * One message of the live event stream (`GET /api/events`, docs/decisions/011-live-changes.md): what
+ * One message of the live event stream (`GET /api/events`, docs/decisions/012-live-changes.md): what
  * changed, as application ids and a kind, never the data itself. The portal reads the rows through
  * the ordinary routes, so every claim, visibility and tenant rule stays where it is.
  * `added` and `removed` are as the person's lists see it: a cancelled application or one that

@@ -35,7 +35,7 @@ function parseBlock(block: string): { id: string | undefined; event: string | un
 }
 
 /**
- * GET /api/events (docs/decisions/011-live-changes.md), read with fetch: EventSource cannot send
+ * GET /api/events (docs/decisions/012-live-changes.md), read with fetch: EventSource cannot send
  * the Authorization header, and a token in the address would end up in logs. Returns the function
  * that closes the stream. A 401 on any call ends the stream too: the session is over.
  */

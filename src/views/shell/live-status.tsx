@@ -2,7 +2,7 @@ import { LiveUpdatesContext } from '../../machines/live-updates.machine.ts';
 import styles from './live-status.module.css';
 
 /**
- * The live event stream's state in the header (docs/decisions/011-live-changes.md): 'Live' while
+ * The live event stream's state in the header (docs/decisions/012-live-changes.md): 'Live' while
  * colleagues' changes arrive, 'Reconnecting…' after a drop, nothing while connecting or offline.
  * Not a live region: the state flickers with the network, and the list's own banner is what a
  * screen reader needs to hear.
