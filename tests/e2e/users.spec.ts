@@ -66,8 +66,9 @@ test('invite a Read Only admin with access; they set a password from the e-mail 
   await page.getByRole('button', { name: 'New' }).click();
   const invite = page.getByRole('dialog', { name: 'Invite User' });
   // A required field left empty says so when focus leaves it (AM §5), before anything is typed.
+  // Focus leaves backwards, so that no other field is entered and left meanwhile.
   await invite.getByLabel('First Name').focus();
-  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
   await expect(invite.getByText('This is a required field.')).toHaveCount(1);
   await invite.getByLabel('First Name').fill('Rita');
   await expect(invite.getByText('This is a required field.')).toHaveCount(0);
@@ -169,7 +170,8 @@ test('Export All to CSV saves userlist.csv with every user, whatever the search,
   expect(download.suggestedFilename()).toBe('userlist.csv');
   const bytes = await readFile((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const lines = bytes.toString('utf8').slice(1).trim().split('\n');
+  // RFC 4180 records end in CRLF, as every export's writer writes them (src/domain/list-csv.ts).
+  const lines = bytes.toString('utf8').slice(1).trim().split('\r\n');
   expect(lines[0]).toBe('First Name,Last Name,Email,Role,Status,Application Access,Last Activity (UTC)');
   expect(lines.some((line) => line.includes('admin@demo.test'))).toBe(true);
 });
