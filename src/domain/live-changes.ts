@@ -46,6 +46,16 @@ function ago(seconds: number): string {
  * Lee by Avery Admin, just now'. Undefined for the viewer's own change (their screen already shows
  * it) and when there is none. `now` in milliseconds; TimeStamp in seconds (AM §3).
  */
+/**
+ * The activity entries a colleague's change added: those after `since` (the newest entry shown when
+ * the change was announced). Timestamps are whole seconds, so an entry of that same second is new
+ * unless it was shown already: a label set and a cancel within one second would lose the cancel.
+ */
+export function activitySince<T extends { Activity: string; TimeStamp: number }>(activity: readonly T[], shown: readonly T[], since: number): T[] {
+  const wasShown = (item: T) => shown.some((known) => known.TimeStamp === item.TimeStamp && known.Activity === item.Activity);
+  return activity.filter((item) => item.TimeStamp > since || (item.TimeStamp === since && !wasShown(item)));
+}
+
 export function liveChangeText(
   change: { Activity: string; TimeStamp: number } | undefined,
   viewerName: string | undefined,

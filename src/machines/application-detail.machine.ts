@@ -1,6 +1,7 @@
 import { createActorContext } from '@xstate/react';
 import { assign, enqueueActions, fromPromise, sendTo, setup, stopChild, type ActorRefFrom, type DoneActorEvent } from 'xstate';
 import { defaultDetailSettings, newestFirst, type DetailSettings } from '../domain/application-detail.ts';
+import { activitySince } from '../domain/live-changes.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type {
   ActivityItem,
@@ -180,7 +181,7 @@ export const applicationDetailMachine = setup({
     assignActivity: assign(({ context }, params: { activity: ActivityItem[] }) => {
       const activity = newestFirst(params.activity);
       const since = context.liveSince;
-      const changes = since === undefined ? [] : activity.filter((item) => item.TimeStamp > since);
+      const changes = since === undefined ? [] : activitySince(activity, context.activity, since);
       return {
         activity,
         activityLoading: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liveBannerText, liveChangeText, rowsUpdatedInPlace } from '../../src/domain/live-changes.ts';
+import { activitySince, liveBannerText, liveChangeText, rowsUpdatedInPlace } from '../../src/domain/live-changes.ts';
 
 describe('the list banner of colleagues’ changes (issue 42)', () => {
   it('counts arrivals and departures in words, and says nothing when none wait', () => {
@@ -40,5 +40,24 @@ describe('the detail notice of a colleague’s change (issue 42)', () => {
   it('says nothing of the viewer’s own change, nor without one', () => {
     expect(liveChangeText(assigned, 'Avery Admin', at * 1000)).toBeUndefined();
     expect(liveChangeText(undefined, 'Morgan Manager', at * 1000)).toBeUndefined();
+  });
+});
+
+describe('the entries a colleague’s change added (issue 42)', () => {
+  const label = { Activity: 'Label set to Awaiting client by Avery Admin', TimeStamp: 1_760_000_100 };
+  const older = { Activity: 'Assigned to Sam Lee by Avery Admin', TimeStamp: 1_760_000_050 };
+
+  it('are the entries after the newest one shown', () => {
+    const cancel = { Activity: 'Application cancelled by Avery Admin', TimeStamp: 1_760_000_101 };
+    expect(activitySince([cancel, label, older], [label, older], 1_760_000_100)).toEqual([cancel]);
+  });
+
+  it('include an entry of the same second that was not shown (a cancel right after a label)', () => {
+    const cancel = { Activity: 'Application cancelled by Avery Admin', TimeStamp: 1_760_000_100 };
+    expect(activitySince([cancel, label, older], [label, older], 1_760_000_100)).toEqual([cancel]);
+  });
+
+  it('are none when nothing new was written', () => {
+    expect(activitySince([label, older], [label, older], 1_760_000_100)).toEqual([]);
   });
 });
