@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromPromise, sendParent, setup, type DoneActorEvent } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendParent, setup, stopChild, type DoneActorEvent } from 'xstate';
 import { commentProblem } from '../domain/application-detail.ts';
 import { hasClaim, type Claims } from '../domain/permissions.ts';
 import type { ApplicationComment } from '../schemas/application-detail.schema.ts';
@@ -65,6 +65,9 @@ export const applicationCommentsMachine = setup({
     })),
     flagLoadFailed: assign({ loadFailed: true }),
     // A newer reload replaces the one under way, so an older answer never overwrites a newer one.
+    // A reload begun before a save would answer the comments without the new one after the save's own
+    // answer (which holds them all), and overwrite it: a save ends it.
+    stopReload: stopChild('reloadComments'),
     startReload: enqueueActions(({ context, enqueue }) => {
       enqueue.stopChild('reloadComments');
       enqueue.spawnChild('loadComments', { id: 'reloadComments', input: { applicationId: context.applicationId } });
@@ -149,6 +152,7 @@ export const applicationCommentsMachine = setup({
     saving: {
       description: 'The comment is being saved (the server writes its activity item with it)',
       tags: ['busy'],
+      entry: 'stopReload',
       invoke: {
         id: 'saveComment',
         src: 'saveComment',
