@@ -66,6 +66,20 @@ const requestOf = (context: InviteUserContext): InviteUserRequest => ({
   RoleId: context.draft.roleId ?? 0,
 });
 
+type EventOf<T extends InviteUserEvent['type']> = { event: Extract<InviteUserEvent, { type: T }> };
+
+/**
+ * Typing in the names, e-mail and phone, and leaving a field: the form is shown (and enabled) while the
+ * roles load and after they fail, so those states keep the input too (a quick typist's first
+ * keystrokes, or the blur that shows a required field's message, were dropped while roles loaded).
+ */
+const draftEdits = {
+  'field.change': {
+    actions: { type: 'assignField', params: ({ event }: EventOf<'field.change'>) => ({ field: event.field, value: event.value }) },
+  },
+  'field.blur': { actions: { type: 'markTouched', params: ({ event }: EventOf<'field.blur'>) => ({ field: event.field }) } },
+} as const;
+
 /**
  * SUV §2/§5/§8 the Invite User modal with the invite-with-access workflow: the two forms, Send
  * (or Next, for an inviter who may modify access choosing an admin staff role, which opens
@@ -152,8 +166,8 @@ export const inviteUserMachine = setup({
   output: ({ context }) => ({ changed: context.changed }),
   states: {
     loadingRoles: {
-      description: 'The roles are loading; the form is shown without them',
-      on: { 'dialog.close': { target: 'closed' } },
+      description: 'The roles are loading; the form is shown without them, and what is typed meanwhile is kept',
+      on: { ...draftEdits, 'dialog.close': { target: 'closed' } },
       invoke: {
         id: 'loadRoles',
         src: 'loadRoles',
@@ -165,20 +179,14 @@ export const inviteUserMachine = setup({
       },
     },
     rolesFailed: {
-      description: 'The roles could not be loaded; Try again',
-      on: { 'roles.retry': { target: 'loadingRoles' }, 'dialog.close': { target: 'closed' } },
+      description: 'The roles could not be loaded; Try again; the names, e-mail and phone can still be typed',
+      on: { ...draftEdits, 'roles.retry': { target: 'loadingRoles' }, 'dialog.close': { target: 'closed' } },
     },
     editing: {
       description:
         'The two forms (names, e-mail, phone with country; role); Send, or Next for an admin staff role when the inviter may modify access',
       on: {
-        'field.change': {
-          actions: {
-            type: 'assignField',
-            params: ({ event }) => ({ field: event.field, value: event.value }),
-          },
-        },
-        'field.blur': { actions: { type: 'markTouched', params: ({ event }) => ({ field: event.field }) } },
+        ...draftEdits,
         'role.select': { actions: { type: 'assignRole', params: ({ event }) => ({ roleId: event.roleId }) } },
         'dialog.close': { target: 'closed' },
         'invite.send': { guard: 'canSend', target: 'details' },
