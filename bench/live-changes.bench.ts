@@ -5,6 +5,7 @@ import { fork } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
 import { signInOverHttp } from './http-sign-in.ts';
 import { percentile, report, startServerProcess, stopProcess } from './support.ts';
+import { compareRounds, median } from './round-comparison.ts';
 
 /**
  * Issue 42's budgets for the live event streams, on PGlite (a real server process on a fresh
@@ -16,13 +17,18 @@ import { percentile, report, startServerProcess, stopProcess } from './support.t
  *   same run without them.
  * The streams are held by another process (bench/live-streams-holder.mjs), as clients are; this
  * process times the list and holds one more stream, the observer of the change → event latency.
- * The list is timed without the streams, with them, and without them again (the first and last
- * bracket the drift of a shared machine). `npm run bench:live-changes`; the load average is printed
- * with the figures.
+ * The list is read for LIVE_BENCH_ROUND_SECONDS (10) per round, in LIVE_BENCH_ROUNDS (7) rounds with the
+ * streams, each between two rounds
+ * without them (the streams closed), and the medians of the rounds' p95s are compared: a shared
+ * machine's load drifts over minutes, and one round caught by a neighbour's burst moves neither
+ * median. Each round is printed with the load average. `npm run bench:live-changes`.
  */
 const streams = Number(process.env.LIVE_BENCH_STREAMS ?? 500);
 const writes = Number(process.env.LIVE_BENCH_WRITES ?? 60);
-const listRequests = Number(process.env.LIVE_BENCH_LIST_REQUESTS ?? 600);
+/** How long each round reads the list (a write every 500 ms beside it: 20 changes a round by default). */
+const roundSeconds = Number(process.env.LIVE_BENCH_ROUND_SECONDS ?? 10);
+/** Rounds with the streams open; each lies between two rounds without them. */
+const rounds = Number(process.env.LIVE_BENCH_ROUNDS ?? 7);
 const listConcurrency = 10;
 const budgets = { latencyP95: 1_000, memoryMiB: 50, listSlowdown: 1.1 };
 
@@ -78,13 +84,34 @@ async function residentMiB(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
-/** p95 of `count` list pages read `listConcurrency` at a time, across pages and sorts. */
-async function listP95(origin: string, token: string, count: number): Promise<number> {
+/** User and system CPU time a process has used, in seconds (/proc/<pid>/stat, 100 ticks a second). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+  // utime and stime: fields 14 and 15 of the file, 12 and 13 after the command's name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * The resident size of an idle server: the median of 7 readings over 3 s (a collection of the
+ * garbage the list rounds left moves any one reading by tens of MiB).
+ */
+async function idleResidentMiB(pid: number): Promise<number> {
+  const readings: number[] = [];
+  for (let reading = 0; reading < 7; reading++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    readings.push(await residentMiB(pid));
+  }
+  return median(readings);
+}
+
+/** p95 of the list pages read `listConcurrency` at a time for `seconds`, across pages and sorts. */
+async function listP95(origin: string, token: string, seconds: number): Promise<number> {
   const sorts = ['ID', 'AccountName', 'Status', 'CreatedDate'];
   const latencies: number[] = [];
   let next = 0;
+  const until = performance.now() + seconds * 1000;
   const worker = async () => {
-    while (next < count) {
+    while (performance.now() < until) {
       const index = next++;
       const query = new URLSearchParams({ pageNo: String((index % 10) + 1), rowsPerPage: '20', sortBy: sorts[index % sorts.length] ?? 'ID', sortType: index % 2 ? 'asc' : 'desc' });
       const started = performance.now();
@@ -127,72 +154,97 @@ try {
   const ids = list.Applications.map((row) => row.ApplicationID);
   if (ids.length === 0 || !adminId) throw new Error('no writable applications or no admin id');
 
-  console.log(`live-changes bench on PGlite: ${streams} streams, load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+  console.log(`live-changes bench on PGlite: ${streams} streams, ${rounds} rounds with them between ${rounds + 1} without, load average ${load()}`);
 
-  // The list without streams (warm first), with a write every 500 ms, as in the run with them.
-  await listP95(origin, token, 100);
-  let writing = true;
-  let writer = writeMeanwhile(origin, token, ids, adminId, () => writing);
-  const withoutStreams = await listP95(origin, token, listRequests);
-  writing = false;
-  await writer;
-
-  const before = await residentMiB(child.pid ?? 0);
   const holder = fork(new URL('./live-streams-holder.mjs', import.meta.url), [String(port), token, String(streams)]);
-  await new Promise<void>((resolve, reject) => {
-    holder.once('message', () => resolve());
-    holder.once('exit', (code) => reject(new Error(`the stream holder exited (${code})`)));
-  });
-  const observer = await openStream(port, token);
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
-  const after = await residentMiB(child.pid ?? 0);
+  const holderExited = new Promise<never>((_, reject) => holder.once('exit', (code) => reject(new Error(`the stream holder exited (${code})`))));
+  // Its exit at the end (told to) is no failure; before that, every wait on it races this.
+  holderExited.catch(() => undefined);
+  /** Tells the holder to open or close its streams; the events they have read so far. */
+  const tellHolder = async (command: 'open' | 'close' | 'count') => {
+    const answered = new Promise<number>((resolve) =>
+      holder.once('message', (message) => resolve(typeof message === 'object' && message !== null && 'events' in message ? Number(message.events) : 0)),
+    );
+    holder.send(command);
+    return Promise.race([answered, holderExited]);
+  };
+  await Promise.race([new Promise((resolve) => holder.once('message', resolve)), holderExited]);
 
-  writing = true;
-  writer = writeMeanwhile(origin, token, ids, adminId, () => writing);
-  const withStreams = await listP95(origin, token, listRequests);
-  writing = false;
-  await writer;
-
-  // Change to stream: from the write's request to the observer reading its event, the other streams open.
-  const latencies: number[] = [];
-  for (let index = 0; index < writes; index++) {
-    const id = ids[index % ids.length] ?? 0;
-    const arrived = observer.waitFor(id);
+  /**
+   * The list's p95 in one round, with a write every 500 ms beside it (the same in every round);
+   * printed with the CPU the server and the stream holder used meanwhile (on two cores the holder's
+   * reading of the events competes with the server, as real clients on other machines would not).
+   */
+  const listRound = async (name: string) => {
+    const cpuBefore = [await cpuSeconds(child.pid ?? 0), await cpuSeconds(holder.pid ?? 0)];
     const started = performance.now();
-    const response = await fetch(`${origin}/api/application/assign/${id}`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ GlobalUserId: index % 2 ? null : adminId }),
-    });
-    await response.arrayBuffer();
-    latencies.push((await arrived) - started);
+    let writing = true;
+    const writer = writeMeanwhile(origin, token, ids, adminId, () => writing);
+    const p95 = await listP95(origin, token, roundSeconds);
+    writing = false;
+    await writer;
+    const seconds = (performance.now() - started) / 1000;
+    const [server, streamHolder] = [(await cpuSeconds(child.pid ?? 0)) - (cpuBefore[0] ?? 0), (await cpuSeconds(holder.pid ?? 0)) - (cpuBefore[1] ?? 0)];
+    console.log(
+      `  ${name.padEnd(24)} list p95 ${p95.toFixed(1).padStart(6)} ms  in ${seconds.toFixed(1)} s; CPU: server ${((100 * server) / seconds).toFixed(0)} %, ` +
+        `stream holder ${((100 * streamHolder) / seconds).toFixed(0)} % of a core  (load average ${load()})`,
+    );
+    return p95;
+  };
+
+  // Warm the list up first with a round of its own, untimed: the first rounds ran slower than the later ones.
+  await listP95(origin, token, roundSeconds);
+  const without: number[] = [];
+  const withStreams: number[] = [];
+  const memory: number[] = [];
+  const latencies: number[] = [];
+  for (let round = 1; ; round++) {
+    without.push(await listRound(`round ${round} without`));
+    if (round > rounds) break;
+
+    // The streams' memory: resident size with the server idle, before and after they open.
+    const before = await idleResidentMiB(child.pid ?? 0);
+    await tellHolder('open');
+    const observer = await openStream(port, token);
+    const after = await idleResidentMiB(child.pid ?? 0);
+    memory.push(after - before);
+    console.log(`  round ${round}: resident ${before.toFixed(1)} MiB idle before the streams open, ${after.toFixed(1)} MiB idle with them: ${(after - before).toFixed(1)} MiB`);
+
+    withStreams.push(await listRound(`round ${round} with ${streams}`));
+
+    if (round === 1) {
+      // Change to stream: from the write's request to the observer reading its event, the other streams open.
+      for (let index = 0; index < writes; index++) {
+        const id = ids[index % ids.length] ?? 0;
+        const arrived = observer.waitFor(id);
+        const started = performance.now();
+        const response = await fetch(`${origin}/api/application/assign/${id}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ GlobalUserId: index % 2 ? null : adminId }),
+        });
+        await response.arrayBuffer();
+        latencies.push((await arrived) - started);
+      }
+    }
+    observer.close();
+    await tellHolder('close');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
-  const afterWrites = await residentMiB(child.pid ?? 0);
-  const delivered = await new Promise<number>((resolve) => {
-    holder.once('message', (message) => resolve(typeof message === 'object' && message !== null && 'events' in message ? Number(message.events) : 0));
-    holder.send('count');
-  });
-  observer.close();
-  await new Promise((resolve) => {
-    holder.once('exit', resolve);
-    holder.kill('SIGTERM');
-  });
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const delivered = await tellHolder('count');
+  holder.kill('SIGTERM');
 
-  writing = true;
-  writer = writeMeanwhile(origin, token, ids, adminId, () => writing);
-  const withoutAgain = await listP95(origin, token, listRequests);
-  writing = false;
-  await writer;
-
-  console.log(`load average at the end ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  console.log(`load average at the end ${load()}`);
   report(`change → event on a stream, p95 (${streams} open)`, percentile(latencies, 95), budgets.latencyP95, 'ms');
-  report(`server memory of ${streams} open streams`, Math.max(after, afterWrites) - before, budgets.memoryMiB, 'MiB');
-  console.log(`  (resident ${before.toFixed(1)} MiB before, ${after.toFixed(1)} MiB with the streams, ${afterWrites.toFixed(1)} MiB after ${writes} writes to them)`);
-  const without = (withoutStreams + withoutAgain) / 2;
-  report('list p95 with the streams (budget: +10 % of without)', withStreams, Math.round(without * budgets.listSlowdown * 10) / 10, 'ms');
+  report(`server memory of ${streams} open streams, median of rounds`, median(memory), budgets.memoryMiB, 'MiB');
+  console.log(`  (each round: ${memory.map((value) => `${value.toFixed(1)} MiB`).join(', ')})`);
+  const compared = compareRounds(without, withStreams);
+  report('list p95 with the streams, median of rounds (budget: +10 % of without)', compared.with, Math.round(compared.without * budgets.listSlowdown * 10) / 10, 'ms');
+  const percent = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)} %`;
   console.log(
-    `  (list p95 without streams ${withoutStreams.toFixed(1)} ms before and ${withoutAgain.toFixed(1)} ms after, with ${withStreams.toFixed(1)} ms: ${((withStreams / without - 1) * 100).toFixed(1)} % over their mean; the ${streams} streams read ${delivered} events)`,
+    `  (median of the list p95s without ${compared.without.toFixed(1)} ms, with ${compared.with.toFixed(1)} ms: ${percent(compared.slowdown)}; ` +
+      `each round with against the two without around it: ${compared.bracketed.map(percent).join(', ')}; the streams read ${delivered} events)`,
   );
 } finally {
   await stopProcess(child);

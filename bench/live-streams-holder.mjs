@@ -1,10 +1,13 @@
 // Holds the live-changes bench's open event streams in a process of its own: 500 clients' sockets
 // and parsing must not run on the event loop that times the list requests (bench/live-changes.bench.ts).
+// It stays up for the whole bench and opens or closes its streams when told ('open', 'close'),
+// answering each with { streams, events } (the events its streams have read so far), so the bench
+// alternates rounds with and without streams without starting a process each time.
 import http from 'node:http';
 
 const [port, token, count] = [Number(process.argv[2]), process.argv[3], Number(process.argv[4])];
 let events = 0;
-const requests = [];
+let requests = [];
 
 function open() {
   return new Promise((resolve, reject) => {
@@ -23,12 +26,16 @@ function open() {
   });
 }
 
-for (let index = 0; index < count; index++) await open();
-process.send?.({ ready: count });
-process.on('message', (message) => {
-  if (message === 'count') process.send?.({ events });
+process.on('message', async (message) => {
+  if (message === 'open') for (let index = 0; index < count; index++) await open();
+  if (message === 'close') {
+    requests.forEach((request) => request.destroy());
+    requests = [];
+  }
+  process.send?.({ streams: requests.length, events });
 });
 process.on('SIGTERM', () => {
   requests.forEach((request) => request.destroy());
   process.exit(0);
 });
+process.send?.({ streams: 0, events });
