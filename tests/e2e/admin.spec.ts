@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { axeViolations, signInAt } from './support.ts';
 
 const columnTable = (page: Page) => page.getByRole('region', { name: 'Column configuration' });

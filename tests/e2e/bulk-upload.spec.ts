@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signInAt } from './support.ts';
 
 const modal = (page: Page) => page.getByRole('dialog', { name: 'Upload Applications' });

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { demoPassword, signInAt, submitLogin } from './support.ts';
-import { shortLivedBaseUrl } from '../../playwright.config.ts';
 
 async function changePassword(page: import('@playwright/test').Page, current: string, next: string) {
   await page.getByRole('button', { name: /^Account:/ }).click();
@@ -45,7 +44,7 @@ test('a 401 from the API shows the timed-out screen, re-authenticates and return
   await expect(first.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
 
-test('when the session cannot be renewed any more it ends on /timeout', async ({ page }) => {
+test('when the session cannot be renewed any more it ends on /timeout', async ({ page, shortLivedBaseUrl }) => {
   test.setTimeout(60_000);
   await signInAt(page, `${shortLivedBaseUrl}/settings`, 'staff@demo.test');
   await expect(page).toHaveURL(`${shortLivedBaseUrl}/timeout`, { timeout: 30_000 });

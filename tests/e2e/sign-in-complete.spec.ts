@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import * as OTPAuth from 'otpauth';
 import { demoPassword, navigation, signInAt, submitLogin } from './support.ts';
 
@@ -7,8 +8,13 @@ import { demoPassword, navigation, signInAt, submitLogin } from './support.ts';
  * Issue 31: forgot and reset password, two-step verification, federated sign-in, through the real
  * pages in Chromium. The acme accounts reset@, twostep@ and guesser@ exist for these journeys only.
  */
-const port = Number(process.env.E2E_PORT ?? 8181);
-const acme = `http://acme.localhost:${port}`;
+let port: string;
+let acme: string;
+// This worker's server (fixtures.ts), under the demo and the acme host names.
+test.beforeEach(({ baseURL }) => {
+  port = new URL(baseURL ?? '').port;
+  acme = `http://acme.localhost:${port}`;
+});
 
 async function axeViolations(page: Page) {
   await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });

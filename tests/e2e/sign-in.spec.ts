@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { navigation, signInAt, submitLogin } from './support.ts';
 
 test('an administrator signs in through the login page and sees every navigation item', async ({ page }) => {

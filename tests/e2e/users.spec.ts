@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { demoPassword, navigation, signInAt, submitLogin } from './support.ts';
 
 /**
