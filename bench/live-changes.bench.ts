@@ -6,6 +6,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { signInOverHttp } from './http-sign-in.ts';
 import { percentile, report, startServerProcess, stopProcess } from './support.ts';
 import { compareRounds, median } from './round-comparison.ts';
+import { cpuSeconds } from './server-instances.ts';
 
 /**
  * Issue 42's budgets for the live event streams, on PGlite (a real server process on a fresh
@@ -82,13 +83,6 @@ function openStream(port: number, token: string): Promise<OpenStream> {
 async function residentMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
-/** User and system CPU time a process has used, in seconds (/proc/<pid>/stat, 100 ticks a second). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-  // utime and stime: fields 14 and 15 of the file, 12 and 13 after the command's name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**
@@ -177,7 +171,7 @@ try {
    * reading of the events competes with the server, as real clients on other machines would not).
    */
   const listRound = async (name: string) => {
-    const cpuBefore = [await cpuSeconds(child.pid ?? 0), await cpuSeconds(holder.pid ?? 0)];
+    const cpuBefore = [cpuSeconds(child.pid ?? 0), cpuSeconds(holder.pid ?? 0)];
     const started = performance.now();
     let writing = true;
     const writer = writeMeanwhile(origin, token, ids, adminId, () => writing);
@@ -185,7 +179,7 @@ try {
     writing = false;
     await writer;
     const seconds = (performance.now() - started) / 1000;
-    const [server, streamHolder] = [(await cpuSeconds(child.pid ?? 0)) - (cpuBefore[0] ?? 0), (await cpuSeconds(holder.pid ?? 0)) - (cpuBefore[1] ?? 0)];
+    const [server, streamHolder] = [cpuSeconds(child.pid ?? 0) - (cpuBefore[0] ?? 0), cpuSeconds(holder.pid ?? 0) - (cpuBefore[1] ?? 0)];
     console.log(
       `  ${name.padEnd(24)} list p95 ${p95.toFixed(1).padStart(6)} ms  in ${seconds.toFixed(1)} s; CPU: server ${((100 * server) / seconds).toFixed(0)} %, ` +
         `stream holder ${((100 * streamHolder) / seconds).toFixed(0)} % of a core  (load average ${load()})`,

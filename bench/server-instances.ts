@@ -2,6 +2,7 @@
 // browser bench): the real server (`node --import tsx server/main.ts`) on a given port, its output
 // kept, its exit awaited; and a fresh database on the throwaway cluster of scripts/with-postgres.sh.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -100,6 +101,16 @@ export async function waitUntilAnswering(instance: Instance, path = '/api/health
   instance.signalled = true;
   instance.child.kill('SIGKILL');
   throw new Error(`${instance.name} did not answer within 180 s`);
+}
+
+/**
+ * User and system CPU time a running process has used, in seconds (/proc/<pid>/stat, 100 ticks a
+ * second); throws once it has exited.
+ */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime: fields 14 and 15 of the file, 12 and 13 after the command's name.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** SIGTERM, and SIGKILL after 30 s; what became of it, for the report. */

@@ -23,11 +23,10 @@
 // The people, their mix of requests and the read-back are the PGlite soak's (bench/soak-workload.ts).
 import http from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { freePort, percentile } from './support.ts';
 import { signInOverHttp, type Transport } from './http-sign-in.ts';
-import { freshDatabase, now, sleep, spawnInstance, stopInstance, waitUntilAnswering, type Instance } from './server-instances.ts';
+import { cpuSeconds, freshDatabase, now, sleep, spawnInstance, stopInstance, waitUntilAnswering, type Instance } from './server-instances.ts';
 import {
   acknowledged,
   codeOf,
@@ -250,14 +249,12 @@ export async function soakPostgres(): Promise<number> {
 
   // Every second: each instance's CPU time so far (a killed process keeps its last reading) and the
   // machine's load, to tell the server's own cost from its neighbours' on a shared machine.
-  const cpuTicks = new Map<number, { name: string; ticks: number }>();
+  const cpuTime = new Map<number, { name: string; seconds: number }>();
   const loadSamples: { at: number; load: number }[] = [];
   const sample = () => {
     for (const instance of everyProcess) {
       try {
-        const fields = readFileSync(`/proc/${instance.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        // utime and stime: fields 14 and 15 of the file, 12 and 13 after the command's name.
-        cpuTicks.set(instance.pid, { name: instance.name, ticks: Number(fields[11]) + Number(fields[12]) });
+        cpuTime.set(instance.pid, { name: instance.name, seconds: cpuSeconds(instance.pid) });
       } catch {
         // exited: its last reading stands
       }
@@ -267,7 +264,7 @@ export async function soakPostgres(): Promise<number> {
   sample();
   const sampler = setInterval(sample, 1000);
   const benchCpuBefore = process.cpuUsage();
-  const cpuAtStart = new Map([...cpuTicks].map(([pid, item]) => [pid, item.ticks]));
+  const cpuAtStart = new Map([...cpuTime].map(([pid, item]) => [pid, item.seconds]));
 
   const controller = (async () => {
     await sleep(Math.max(0, startedAt + (seconds * 1000) / 3 - now()));
@@ -349,9 +346,8 @@ export async function soakPostgres(): Promise<number> {
         `${fmt(percentile(inSlice.filter((x) => x.kind === 'write').map(ms), 99))} | ${loads.length ? (loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1) : '-'}${windows.some((w) => w.from - startedAt < (from + 10) * 1000 && w.to + settleMs - startedAt >= from * 1000) ? '  (fault)' : ''}`,
     );
   }
-  const ticksPerSecond = 100;
   const cpuBy = new Map<string, number>();
-  for (const [pid, item] of cpuTicks) cpuBy.set(item.name, (cpuBy.get(item.name) ?? 0) + (item.ticks - (cpuAtStart.get(pid) ?? 0)) / ticksPerSecond);
+  for (const [pid, item] of cpuTime) cpuBy.set(item.name, (cpuBy.get(item.name) ?? 0) + item.seconds - (cpuAtStart.get(pid) ?? 0));
   console.log(
     `CPU over the ${duration.toFixed(1)} s of load: ${[...cpuBy].map(([name, cpu]) => `instance ${name} ${cpu.toFixed(1)} s (${((100 * cpu) / duration).toFixed(0)}% of a core)`).join(', ')}, ` +
       `this soak's own process ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} s; the machine has ${availableParallelism()} cores`,
