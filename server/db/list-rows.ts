@@ -1,7 +1,8 @@
 import type { ApplicationListRow } from '../../src/schemas/applications.schema.ts';
 import { Lru } from '../lru.ts';
-import type { SqlRunner } from './sql-runner.ts';
+import { pgArray, type SqlRunner } from './sql-runner.ts';
 import type { ChangeFeed } from './change-feed.ts';
+import { batchedReads } from './read-batches.ts';
 
 /**
  * The rows of list pages, by id. A page of a warm list is a slice of ids (applications-list.ts); its
@@ -197,13 +198,27 @@ export function createListRows(runner: SqlRunner, changes: Promise<ChangeFeed | 
     return catalogue;
   }
 
+  /**
+   * Versions read from the database, for the requests that ask together in one statement: on
+   * PostgreSQL (no change feed) every page asks, and twenty clients paging at once made twenty
+   * statements where the pages themselves needed none. Each read leaves after the requests in it
+   * asked (read-batches.ts), so none is answered with a version older than its own start.
+   */
+  const readVersions = batchedReads<string, number>(async (tenantIds) => {
+    const rows = await runner.preparedTextRows(
+      'application_data_versions',
+      `select tenant.id, ${versionSql('tenant.id')}::text from unnest($1::text[]) as tenant(id)`,
+      [pgArray(tenantIds)],
+    );
+    return new Map(rows.map(([tenantId, version]) => [tenantId ?? '', Number(version ?? 0)]));
+  });
+
   /** The tenant's data version: from the change feed where there is one, else from the database. */
   async function currentVersion(tenantId: string): Promise<number> {
     const feed = await changes;
     const announced = feed?.dataVersion(tenantId);
     if (announced !== undefined) return announced;
-    const [row] = await runner.preparedTextRows('application_data_version', `select ${versionSql('$1')}::text`, [tenantId]);
-    const version = Number(row?.[0] ?? 0);
+    const version = (await readVersions(tenantId)) ?? 0;
     feed?.noteDataVersion(tenantId, version);
     return version;
   }
