@@ -18,11 +18,12 @@ import { cpuSeconds } from './server-instances.ts';
  *   same run without them.
  * The streams are held by another process (bench/live-streams-holder.mjs), as clients are; this
  * process times the list and holds one more stream, the observer of the change → event latency.
- * The list is read for LIVE_BENCH_ROUND_SECONDS (10) per round, in LIVE_BENCH_ROUNDS (7) rounds with the
- * streams, each between two rounds
- * without them (the streams closed), and the medians of the rounds' p95s are compared: a shared
- * machine's load drifts over minutes, and one round caught by a neighbour's burst moves neither
- * median. Each round is printed with the load average. `npm run bench:live-changes`.
+ * The list is read for LIVE_BENCH_ROUND_SECONDS (10) a round, in LIVE_BENCH_ROUNDS (7) rounds with
+ * the streams open, each between two rounds without them (the streams closed), and the medians of
+ * the rounds' p95s are compared: a shared machine's load drifts over minutes, and one round caught
+ * by a neighbour's burst moves neither median. The memory is measured in each round with the
+ * server idle, and the median of the rounds taken. Each round is printed with the load average.
+ * `npm run bench:live-changes`.
  */
 const streams = Number(process.env.LIVE_BENCH_STREAMS ?? 500);
 const writes = Number(process.env.LIVE_BENCH_WRITES ?? 60);
