@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { ms, ratio, rssMiB, startBenchServer, summarise, type BenchServer } from './common.ts';
 import { createLoad, timedGet } from './list.bench.ts';
+import { attachmentHeader } from '../server/content-disposition.ts';
 
 /**
  * Budget (issue "Budgets"): exporting 1,000,000 rows takes <= 10 s on PGlite, adds <= 100 MiB RSS
@@ -46,7 +47,8 @@ export async function runExportBench(server: BenchServer) {
   const bytes = run.bytes;
   const records = run.records;
   const listLatencies = run.listLatencies;
-  if (run.contentDisposition !== 'attachment; filename="export.csv"') throw new Error(`content-disposition ${run.contentDisposition}`);
+  // Every download's header comes from the one content-disposition helper (ASCII name and filename*).
+  if (run.contentDisposition !== attachmentHeader('export.csv')) throw new Error(`content-disposition ${run.contentDisposition}`);
 
   const rows = records - 1;
   const latency = summarise(listLatencies);

@@ -1,5 +1,6 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fork } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { concurrency, locationUserEmail, ms, ratio, startBenchServer, summarise, warmupTenant, type BenchServer } from './common.ts';
 
 /**
@@ -314,7 +315,12 @@ export async function runListBench(server: BenchServer, requestsPerClient = Numb
   const overall = summarise(results.flatMap((result) => result.all));
   const worstP95 = Math.max(...results.map((result) => Math.max(result.pages.p95, result.lastPage.p95)));
   const worstMax = Math.max(...results.flatMap((result) => [result.pages.max, result.lastPage.max, result.first]));
-  console.log(`overall: p50 ${ms(overall.p50)}, p95 ${ms(overall.p95)} (${ratio(overall.p95, listBudget.p95)}), max ${ms(overall.max)}`);
+  // The machine may be shared: the load beside a figure tells whether it was measured alone.
+  const overallLoad = Number(loadavg()[0]?.toFixed(1));
+  console.log(
+    `overall: p50 ${ms(overall.p50)}, p95 ${ms(overall.p95)} (${ratio(overall.p95, listBudget.p95)}), max ${ms(overall.max)}; ` +
+      `1-minute load average ${overallLoad}`,
+  );
   console.log(`worst scenario p95 ${ms(worstP95)} (${ratio(worstP95, listBudget.p95)}); slowest page incl. cold first requests ${ms(worstMax)} (${ratio(worstMax, listBudget.max)})`);
 
   // The same users with a human pace: a page, a look at it (250 ms on average), the next page.
@@ -361,7 +367,8 @@ export async function runListBench(server: BenchServer, requestsPerClient = Numb
       console.log(`${scenario.name} page ${pageNo.toLocaleString('en-AU')} of ${body.MaxPage.toLocaleString('en-AU')} | ${ms(timed.ms)}`);
     }
   }
-  console.log(`slowest deep page ${ms(deepMax)} (${ratio(deepMax, listBudget.max)})`);
+  const deepLoad = Number(loadavg()[0]?.toFixed(1));
+  console.log(`slowest deep page ${ms(deepMax)} (${ratio(deepMax, listBudget.max)}; 1-minute load average ${deepLoad})`);
 
   // What a write costs the next request: the same page right after each write, and cached.
   const token = tokens.get(admin) ?? '';
@@ -382,7 +389,7 @@ export async function runListBench(server: BenchServer, requestsPerClient = Numb
       `(${(coldStats.p50 / warmStats.p50).toFixed(0)}x)`,
   );
   await load.close();
-  return { results, overall, worstP95, worstMax, deepMax };
+  return { results, overall, overallLoad, worstP95, worstMax, deepMax, deepLoad };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

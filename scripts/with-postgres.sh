@@ -7,6 +7,11 @@
 # command, and always stops the cluster and removes the
 # directory afterwards. Installs Debian's `postgresql` package when no PostgreSQL is installed.
 # PostgreSQL refuses to run as root: as root the cluster runs as the `postgres` user.
+#
+# WITH_POSTGRES_DATA=<dir> keeps the cluster's data directory there instead: initdb'd only when it
+# holds none, stopped but not removed afterwards. The million-row bench database (BENCH_DATABASE_URL)
+# is then seeded once, as .data/bench is for PGlite: seeding it takes minutes.
+# WITH_POSTGRES_SETTINGS adds server options (e.g. "-c shared_buffers=640MB" for the benches).
 set -euo pipefail
 
 if [ "$#" -eq 0 ]; then
@@ -51,6 +56,13 @@ fi
 
 base=$(mktemp -d "${TMPDIR:-/tmp}/with-postgres.XXXXXX")
 data="$base/data"
+kept="${WITH_POSTGRES_DATA:-}"
+if [ -n "$kept" ]; then
+  mkdir -p "$kept"
+  data=$(cd "$kept" && pwd)
+  chown "$owner" "$data"
+  chmod 700 "$data"
+fi
 log="$base/postgres.log"
 chown "$owner" "$base"
 chmod 700 "$base"
@@ -71,7 +83,9 @@ free_port() {
 }
 
 # C.UTF-8, as PGlite's (C collation): the PGlite suite and this one sort text alike.
-if ! init_output=$(cd "$base" && as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync 2>&1); then
+if [ -f "$data/PG_VERSION" ]; then
+  echo "with-postgres: keeping the cluster in $data (WITH_POSTGRES_DATA)" >&2
+elif ! init_output=$(cd "$base" && as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync 2>&1); then
   echo "$init_output" >&2
   exit 1
 fi
@@ -82,6 +96,7 @@ for attempt in 1 2 3 4 5; do
   port=$(free_port)
   options="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$base"
   options+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+  options+=" ${WITH_POSTGRES_SETTINGS:-}"
   if (cd "$base" && as_owner "$bin/pg_ctl" -D "$data" -l "$log" -o "$options" -w -t 60 start >/dev/null); then
     started=1
     break
