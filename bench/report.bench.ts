@@ -7,7 +7,7 @@ import { percentile, report } from './support.ts';
 /**
  * Issue 13 budget: a report PDF for an application with 20 documents and 4 applicants ≤ 300 ms.
  * In-process on PGlite restored from the test template (run a server test first so
- * .data/test-template.tar.gz exists): `GET /api/report` end to end (token check, the detail read,
+ * .data/test-template.tar exists): `GET /api/report` end to end (token check, the detail read,
  * the PDF, the activity item), draft and final, sequentially after a warm-up.
  */
 export const reportBudgetMs = 300;

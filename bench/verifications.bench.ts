@@ -10,7 +10,7 @@ import { createSandboxCompanyRegistry } from '../server/providers/company-regist
 
 /**
  * Issue 29 budgets, in-process on PGlite restored from the test template (run a server test first so
- * .data/test-template.tar.gz exists):
+ * .data/test-template.tar exists):
  * - the verification list with a search: p95 ≤ 30 ms with 20 concurrent clients on 100,000 records
  *   in a tenant (`GET /entity-verification/api/v1/Individual?search=…&Page=…`, token check included);
  * - the company report PDF: p95 ≤ 300 ms (generate-report, then the download);

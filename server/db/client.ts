@@ -21,7 +21,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** How often the database thread died and was started again (0 where there is no thread). */
   restarts(): number;
-  /** PGlite only: the whole database as a tarball, to start copies from. */
+  /**
+   * PGlite only: the whole database as a tarball, to start copies from. Checkpointed and not
+   * compressed: a copy then starts without replaying WAL or unzipping, 0.4–0.7 s instead of 1–1.1 s
+   * (every server test starts one or more; issue 41).
+   */
   dump?: () => Promise<Blob>;
   /** PostgreSQL only: the pool's connections (the metrics show them). */
   poolStats?: () => PoolStats;
@@ -137,6 +141,9 @@ export async function openDatabase(options: DatabaseOptions, prepare?: Prepare):
     kind: 'pglite',
     close: () => client.close(),
     restarts: () => ('restarts' in client ? client.restarts : 0),
-    dump: () => client.dumpDataDir('gzip'),
+    dump: async () => {
+      await client.exec('checkpoint');
+      return client.dumpDataDir('none');
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
 /** Where global-setup leaves the migrated, seeded database dump that every server test starts from. */
-export const templateDumpPath = fileURLToPath(new URL('../../.data/test-template.tar.gz', import.meta.url));
+export const templateDumpPath = fileURLToPath(new URL('../../.data/test-template.tar', import.meta.url));
 
 /**
  * A PostgreSQL server to run the server tests on instead of PGlite (scripts/with-postgres.sh sets it):
