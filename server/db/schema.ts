@@ -355,7 +355,9 @@ export const applications = pgTable(
   },
   (t) => [
     uniqueIndex('applications_guid').on(t.guid),
-    // The id is its own tie-break: (tenant_id, id) serves the default sort.
+    // The id is its own tie-break: (tenant_id, id) serves the default sort. Each also carries the
+    // status (INCLUDE, which Drizzle cannot declare: migration 0029), so a status-filtered walk reads
+    // the index alone.
     ...Object.entries(applicationSortKeys).map(([field, key]) =>
       key.sql === 'id'
         ? index(`applications_sort_${field.toLowerCase()}`).on(t.tenantId, t.id).where(listed)
