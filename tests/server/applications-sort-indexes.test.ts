@@ -24,20 +24,35 @@ afterAll(() => server.close());
 /** The plan of the walk to the middle of the list sorted by `keySql`, filtered by two statuses. */
 async function deepWalkPlan(keySql: string): Promise<string> {
   const params = new Params();
-  const where = listWhere(params, 'demo', { kind: 'instance' }, { ...emptyFilters, status: ['Complete', 'Locked'] });
+  const where = listWhere(
+    params,
+    'demo',
+    { kind: 'instance' },
+    { ...emptyFilters, status: ['Complete', 'Locked'] },
+  );
   const order = keySql === 'id' ? 'id asc' : `${keySql} asc, id asc`;
-  const walk = inlineParams(`select id from applications where ${where} order by ${order} offset 40 limit 20`, params.values);
+  const walk = inlineParams(
+    `select id from applications where ${where} order by ${order} offset 40 limit 20`,
+    params.values,
+  );
   return server.db.transaction(async (tx) => {
     await tx.execute(sql`set local enable_seqscan = off`);
     await tx.execute(sql`set local enable_bitmapscan = off`);
     const result = await tx.execute(sql.raw(`explain ${walk}`));
-    return (result as unknown as { rows: Record<string, string>[] }).rows.map((row) => Object.values(row)[0]).join('\n');
+    return (result as unknown as { rows: Record<string, string>[] }).rows
+      .map((row) => Object.values(row)[0])
+      .join('\n');
   });
 }
 
 describe('the deep-page walk of a status-filtered list (migration 0029)', () => {
-  it.each(Object.entries(applicationSortKeys))('sorted by %s, reads its sort index alone', async (field, key) => {
-    const plan = await deepWalkPlan(key.sql);
-    expect(plan).toContain(`Index Only Scan using applications_sort_${field.toLowerCase()} on applications`);
-  });
+  it.each(Object.entries(applicationSortKeys))(
+    'sorted by %s, reads its sort index alone',
+    async (field, key) => {
+      const plan = await deepWalkPlan(key.sql);
+      expect(plan).toContain(
+        `Index Only Scan using applications_sort_${field.toLowerCase()} on applications`,
+      );
+    },
+  );
 });
