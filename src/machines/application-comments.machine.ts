@@ -103,10 +103,24 @@ export const applicationCommentsMachine = setup({
   states: {
     waiting: {
       description: 'Waiting for the application to load',
-      on: { 'comments.load': [{ guard: 'canReadComments', target: 'loading' }, { target: 'editing' }] },
+      on: {
+        'comments.load': [{ guard: 'canReadComments', target: 'loading' }, { target: 'editing' }],
+        // The comment box is shown from the start: what is typed before the comments are there is
+        // kept, and Save saves it (its answer is the whole list), as once they are (issue 41: a
+        // journey that typed at once lost its comment).
+        'comment.change': { actions: { type: 'assignDraft', params: ({ event }) => ({ text: event.text }) } },
+        'comment.blur': { actions: 'validate' },
+        'comment.submit': [{ guard: 'canSaveComment', target: 'saving' }, { actions: 'validate' }],
+      },
     },
     loading: {
       description: 'The comments are loading',
+      on: {
+        // As while waiting: typing is kept, and Save ends the read (the save answers the whole list).
+        'comment.change': { actions: { type: 'assignDraft', params: ({ event }) => ({ text: event.text }) } },
+        'comment.blur': { actions: 'validate' },
+        'comment.submit': [{ guard: 'canSaveComment', target: 'saving' }, { actions: 'validate' }],
+      },
       invoke: {
         id: 'loadComments',
         src: 'loadComments',

@@ -173,6 +173,27 @@ test.describe('application detail', () => {
     await expect(card(page, 'Activity feed').getByRole('listitem').first()).toContainText(`Document ${pdfName} uploaded by Avery Admin`);
   });
 
+  test('a comment typed and added while the comments are still loading is kept and saved (issue 41)', async ({ page }) => {
+    // The comments' read is held until the comment is added: the box is there from the start.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/comment/*', async (route) => {
+      if (route.request().method() === 'GET') await held;
+      await route.continue();
+    });
+    await signInAt(page, filteredList, 'admin@demo.test');
+    await openFirstRow(page);
+    const comments = card(page, 'Comments');
+    await expect(comments.getByText('Loading…')).toBeVisible();
+    const text = `Typed while loading ${Date.now()}`;
+    await comments.getByRole('textbox', { name: 'Add a comment' }).fill(text);
+    await expect(comments.getByRole('textbox', { name: 'Add a comment' })).toHaveValue(text);
+    await comments.getByRole('button', { name: 'Add Comment' }).click();
+    await expect(comments.getByRole('list', { name: 'Comments' }).getByRole('listitem').first()).toContainText(text);
+    await expect(comments.getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+    release();
+  });
+
   test("a missing id and another tenant's application both read not found", async ({ page, browser, baseURL }) => {
     // Another tenant's application id, as its own admin sees it.
     const acme = await browser.newPage();

@@ -29,6 +29,33 @@ function expectedMessage(draft: string): string | undefined {
   return undefined;
 }
 
+type Step = { event: { type: string; text?: string }; before: AnyMachineSnapshot; after: AnyMachineSnapshot; started: Record<string, unknown> };
+
+/** Typed before the comments are there: kept, the card still opening. */
+function typedWhileOpening({ event, before, after }: Step) {
+  expect(after.value).toEqual(before.value);
+  expect(after.context.draft).toBe(event.text);
+  expect(after.context.saveFailed).toBe(false);
+}
+
+/** Left before the comments are there: checked (AM §5), the card still opening. */
+function blurredWhileOpening({ before, after }: Step) {
+  expect(after.value).toEqual(before.value);
+  expect(after.context.message).toBe(expectedMessage(after.context.draft));
+}
+
+/** Saved before the comments are there: a valid comment is sent (its answer is the whole list); an invalid one says why. */
+function submittedWhileOpening({ before, after, started }: Step) {
+  if (canAdd(before) && expectedMessage(before.context.draft) === undefined) {
+    expect(after.matches('saving')).toBe(true);
+    expect(started.saveComment).toEqual({ applicationId: '1042', comment: 'Documents received' });
+  } else {
+    expect(after.value).toEqual(before.value);
+    expect(started).toEqual({});
+    expect(after.context.message).toBe(expectedMessage(before.context.draft));
+  }
+}
+
 export default defineMachineModel({
   name: 'application-comments',
   machine: applicationCommentsMachine.provide({
@@ -59,8 +86,9 @@ export default defineMachineModel({
   expectations: {
     states: {
       waiting: (snapshot) => {
-        // Nothing read, typed, validated or failed yet.
-        expect(snapshot.context).toMatchObject({ comments: [], loadFailed: false, draft: '', message: undefined, saveFailed: false });
+        // Nothing read or failed yet; what is typed is kept, and checked only once blurred or saved.
+        expect(snapshot.context).toMatchObject({ comments: [], loadFailed: false, saveFailed: false });
+        if (snapshot.context.message !== undefined) expect(snapshot.context.message).toBe(expectedMessage(snapshot.context.draft));
         expect(snapshot.children.loadComments).toBeUndefined();
       },
       loading: (snapshot) => {
@@ -81,6 +109,13 @@ export default defineMachineModel({
       },
     },
     transitions: {
+      // Issue 41: the comment box is there before the comments are; typing, leaving it and Save work.
+      'waiting + comment.change': typedWhileOpening,
+      'loading + comment.change': typedWhileOpening,
+      'waiting + comment.blur': blurredWhileOpening,
+      'loading + comment.blur': blurredWhileOpening,
+      'waiting + comment.submit': submittedWhileOpening,
+      'loading + comment.submit': submittedWhileOpening,
       'waiting + comments.load': ({ after, started }) => {
         if (canRead(after)) expect(started.loadComments).toEqual({ applicationId: '1042' });
         else {
