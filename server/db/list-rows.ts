@@ -46,14 +46,11 @@ export function namedChanges([versionsThere, unnamed, ids]: readonly (string | n
   return new Set((ids ?? '').split(',').filter(Boolean).map(Number));
 }
 
-/**
- * How each list row field is read: `json` is its wire value as SQL (the list rows), `sql` its text
- * and `parse` the way back from text to the wire value (the export, which formats cells).
- */
-type FieldReader = { json: string; sql: string; parse: (text: string | null) => string | number | null };
-const text = (sql: string): FieldReader => ({ json: `coalesce(${sql}, '')`, sql, parse: (value) => value ?? '' });
-const int = (sql: string): FieldReader => ({ json: `coalesce(${sql}, 0)`, sql: `(${sql})::text`, parse: (value) => (value === null ? 0 : Number(value)) });
-const nullable = (sql: string, parse: FieldReader['parse']): FieldReader => ({ json: sql, sql: `(${sql})::text`, parse });
+/** How each list row field is read: its wire value as SQL (the list rows; the export's cells). */
+type FieldReader = { json: string };
+const text = (sql: string): FieldReader => ({ json: `coalesce(${sql}, '')` });
+const int = (sql: string): FieldReader => ({ json: `coalesce(${sql}, 0)` });
+const nullable = (sql: string): FieldReader => ({ json: sql });
 const epoch = (sql: string) => `floor(date_part('epoch', ${sql}))::bigint`;
 
 export const rowFieldReaders = {
@@ -66,7 +63,7 @@ export const rowFieldReaders = {
   AccountNumber: text('account_number'),
   DateCreatedTimestamp: int(epoch('date_created')),
   DateCompletedTimestamp: int(`coalesce(${epoch('date_completed')}, -1)`),
-  LastDocumentUploadTimestamp: nullable(epoch('last_document_upload'), (value) => (value === null ? null : Number(value))),
+  LastDocumentUploadTimestamp: nullable(epoch('last_document_upload')),
   ApplicationType: text('application_type'),
   ShortApplicationType: text('short_application_type'),
   PromoCode: text('promo_code'),
@@ -84,14 +81,14 @@ export const rowFieldReaders = {
   AssigneeDisplayName: text('assignee_display_name'),
   Label: text('label'),
   SystemLabel: text('system_label'),
-  AssigneeUserId: nullable('assignee_user_id', (value) => value),
+  AssigneeUserId: nullable('assignee_user_id'),
 } satisfies Partial<Record<keyof ApplicationListRow, FieldReader>>;
 type ScalarField = keyof typeof rowFieldReaders;
 const scalarFields = Object.keys(rowFieldReaders) as ScalarField[];
 
 /** Product codes, in the application's order, separated by US (codes are [A-Z0-9_]). */
-export const productCodesSql = 'array_to_string(product_codes, chr(31))';
-export const splitProductCodes = (value: string | null): string[] => (value ? value.split('\u001f') : []);
+const productCodesSql = 'array_to_string(product_codes, chr(31))';
+const splitProductCodes = (value: string | null): string[] => (value ? value.split('\u001f') : []);
 
 /** Code to display name; a code missing from the catalogue shows as itself. */
 export type ProductCatalogue = ReadonlyMap<string, string>;

@@ -1,3 +1,5 @@
+import type { PoolClient } from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Database } from './client.ts';
 
 /**
@@ -51,6 +53,13 @@ export interface SqlRunner {
    * decoded one at a time on demand, so a batch's per-row garbage dies young.
    */
   bulkTextRows(text: string, params: readonly SqlParam[]): Promise<TextRowBatch>;
+  /**
+   * The rows as COPY text format, as the database wrote them (one line per row, fields separated by
+   * tabs; tab, CR, LF and backslash escaped): for rows that go out as text again (the export), so no
+   * row or field is ever a JavaScript value of its own. PGlite's COPY to '/dev/blob', PostgreSQL's
+   * COPY TO STDOUT.
+   */
+  copyText(text: string, params: readonly SqlParam[]): Promise<Uint8Array>;
 }
 
 interface PgliteClient {
@@ -65,6 +74,7 @@ interface PgliteClient {
 
 interface PgPool {
   query(config: { name?: string; text: string; values?: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[] }>;
+  connect(): Promise<PoolClient>;
   totalCount: number;
 }
 
@@ -290,6 +300,10 @@ export function sqlRunner(db: Database): SqlRunner {
         const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
         return parseCopyText(result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0));
       },
+      async copyText(text, params) {
+        const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
+        return result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0);
+      },
     });
   }
   if (isPgPool(client)) {
@@ -316,6 +330,21 @@ export function sqlRunner(db: Database): SqlRunner {
       },
       idList: async (text, params) => Float64Array.from(await textRows(text, params), (row) => Number(row[0])),
       bulkTextRows: async (text, params) => batchOf(await textRows(text, params)),
+      async copyText(text, params) {
+        const connection = await client.connect();
+        let failure: Error | undefined;
+        try {
+          const chunks: Buffer[] = [];
+          for await (const chunk of connection.query(copyTo(`COPY (${inlineParams(text, params)}) TO STDOUT`))) chunks.push(chunk as Buffer);
+          return Buffer.concat(chunks);
+        } catch (error) {
+          // A connection whose COPY broke off is not handed out again.
+          failure = error instanceof Error ? error : new Error(String(error));
+          throw error;
+        } finally {
+          connection.release(failure);
+        }
+      },
     });
   }
   throw new Error('Unsupported database client.');

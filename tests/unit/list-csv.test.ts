@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
-import { csvField, csvRecord, isoFromUnixSeconds, listCellText, neutraliseFormula } from '../../src/domain/list-csv.ts';
+import { csvField, csvRecord, neutraliseFormula } from '../../src/domain/list-csv.ts';
 
 describe('neutraliseFormula', () => {
   it.each(['=1+2', '+SUM(A1)', '-2+3', '@cmd', '\tx', '\rx', '＝1+2', '＋SUM(A1)', '－2', '＠cmd'])('prefixes %j with an apostrophe', (value) => {
@@ -44,43 +44,5 @@ describe('csvField and csvRecord (RFC 4180)', () => {
         expect(parsed).toEqual(table.map((row) => row.map(neutraliseFormula)));
       }),
     );
-  });
-});
-
-describe('listCellText', () => {
-  const row = {
-    ApplicationID: 42,
-    DateCreatedTimestamp: 1_700_000_000,
-    DateCompletedTimestamp: -1,
-    LastDocumentUploadTimestamp: null,
-    ProductDisplayNameList: ['Term Deposit', 'Managed Funds'],
-    ApplicationModeCode: 'PrintandSign',
-    InvestmentAmount: 25_000,
-    Label: '',
-  };
-
-  it('writes dates as ISO 8601 in UTC and "never" as empty', () => {
-    expect(listCellText('CreatedDate', row)).toBe('2023-11-14T22:13:20Z');
-    expect(listCellText('DateCompleted', row)).toBe('');
-    expect(listCellText('LastDocumentUploadDate', row)).toBe('');
-    expect(isoFromUnixSeconds(0)).toBe('1970-01-01T00:00:00Z');
-    expect(isoFromUnixSeconds(NaN)).toBe('');
-  });
-
-  it('agrees with Date for any second of any day', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_102_444_800 }), (seconds) => {
-        expect(isoFromUnixSeconds(seconds)).toBe(new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
-      }),
-    );
-  });
-
-  it('writes products by name, the signing mode as shown, numbers as digits', () => {
-    expect(listCellText('Products', row)).toBe('Term Deposit, Managed Funds');
-    expect(listCellText('SigningMode', row)).toBe('Print & Sign');
-    expect(listCellText('SigningMode', { ApplicationModeCode: 'Pin' })).toBe('Online');
-    expect(listCellText('ID', row)).toBe('42');
-    expect(listCellText('InvestmentAmount', row)).toBe('25000');
-    expect(listCellText('Label', row)).toBe('');
   });
 });
