@@ -20,6 +20,12 @@ async function openApplicationOf(page: Page, email: string, name: string) {
   await search.fill(name);
   await search.press('Enter');
   await expect(page).toHaveURL(/q=/);
+  // The list has taken the search (its chip) and shown its answer (nothing busy). Until then the grid
+  // still shows the first page, where this person may be in another row (Samuel Sandbox is the 7th).
+  // A click that found that cell keeps it while it stays in the page, and once the answer empties its
+  // row the cell is hidden: the click waited on it until the test timed out (issue 41).
+  await expect(page.getByRole('region', { name: 'Filters in use' }).getByText(name)).toBeVisible();
+  await expect(grid(page).locator('xpath=ancestor::*[@aria-busy="true"]')).toHaveCount(0);
   // Only the result row: the grid may keep an earlier, hidden row mounted (the focused one).
   const cell = grid(page).getByRole('gridcell', { name, exact: true }).filter({ visible: true }).first();
   await expect(cell).toBeVisible();
