@@ -42,7 +42,7 @@ function startsWithSign(bytes: Uint8Array, at: number, end: number): boolean {
  */
 export function csvOfCopyLines(bytes: Uint8Array, start: number, end: number, skipFields = 0): Buffer {
   // Room for every line as it is plus its CR; a line that grows (quotes) makes more when it must.
-  let out = Buffer.allocUnsafe(end - start + (end - start >> 4) + 64);
+  let out: Buffer = Buffer.allocUnsafe(end - start + (end - start >> 4) + 64);
   let length = 0;
   for (let lineStart = start; lineStart < end; ) {
     let lineEnd = bytes.indexOf(newline, lineStart);

@@ -43,7 +43,7 @@ describe('csvOfCopyLines', () => {
 
   it('writes what csvRecord writes for any rows, and a CSV parser reads the rows back', () => {
     const tricky = fc.constantFrom('=', '+', '-', '@', '＝', '＋', '－', '＠', '"', ',', ';', '\t', '\r', '\n', '\\', '\\N', 'é', '😀', 'a', ' ', '\u0001');
-    const field = fc.oneof(fc.string({ unit: tricky, maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 8 }).filter((text) => text.isWellFormed()));
+    const field = fc.oneof(fc.string({ unit: tricky, maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 8 }).filter((text) => !/\p{Cs}/u.test(text)));
     fc.assert(
       fc.property(fc.array(fc.array(field, { minLength: 3, maxLength: 6 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 2 }), (rows, skip) => {
         const expected = rows.map((row) => csvRecord(row.slice(skip))).join('');
