@@ -272,6 +272,10 @@ export function sqlRunner(db: Database): SqlRunner {
       }
       return done;
     };
+    const copyText = async (text: string, params: readonly SqlParam[]) => {
+      const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
+      return result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0);
+    };
     return byText(client, {
       kind: 'pglite',
       async textRows(text, params) {
@@ -296,14 +300,8 @@ export function sqlRunner(db: Database): SqlRunner {
         const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob' WITH (FORMAT binary)`);
         return result.blob ? parseIdList(await result.blob.arrayBuffer()) : new Float64Array(0);
       },
-      async bulkTextRows(text, params) {
-        const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
-        return parseCopyText(result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0));
-      },
-      async copyText(text, params) {
-        const result = await client.query(`COPY (${inlineParams(text, params)}) TO '/dev/blob'`);
-        return result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0);
-      },
+      bulkTextRows: async (text, params) => parseCopyText(await copyText(text, params)),
+      copyText,
     });
   }
   if (isPgPool(client)) {
